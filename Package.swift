@@ -1,0 +1,100 @@
+// swift-tools-version:6.1
+//
+// voicerack: a real-time voice processing host for JACK (echo cancellation, noise suppression,
+// levelling, effects, recording). Layout and the rules that keep it honest are in README.md:
+// the real-time core and the units import no C module, and each C library is imported by
+// exactly one Swift target.
+
+import Foundation
+import PackageDescription
+
+// MARK: - RealtimeSanitizer (test-only)
+
+/// Path of compiler-rt's RealtimeSanitizer runtime, given by scripts/test.sh as
+/// `clang --print-file-name=libclang_rt.rtsan-x86_64.a`. When set, the test bundle links the runtime
+/// and `RealtimeSafetyTests` aborts on any allocation, lock or system call inside a real-time region.
+let rtsanRuntime = ProcessInfo.processInfo.environment["VOICERACK_RTSAN_RUNTIME"]
+let rtsanLinkerSettings: [LinkerSetting] =
+    rtsanRuntime.map {
+        [
+            .unsafeFlags([
+                "-Xlinker", "--whole-archive", "-Xlinker", $0, "-Xlinker", "--no-whole-archive",
+                "-lstdc++",
+            ])
+        ]
+    } ?? []
+
+let package = Package(
+    name: "voicerack",
+    products: [
+        .executable(name: "voicerack", targets: ["voicerack"]),
+        .executable(name: "voicerack-bench", targets: ["voicerack-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // MARK: C libraries (one wrapper each, found through pkg-config, installed from Debian)
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // What Swift cannot call directly: jack_client_open is variadic.
+        .target(name: "CJackShim", dependencies: ["CJack"]),
+        // Weak hooks into RealtimeSanitizer's runtime; no-ops unless the runtime is linked.
+        .target(name: "CRealtimeCheck"),
+
+        // MARK: Real-time core (pure Swift, no C)
+        .target(name: "VoiceRT"),
+        .target(name: "VoiceUnits", dependencies: ["VoiceRT"]),
+
+        // MARK: C library edges
+        .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"]),
+        .target(name: "VoiceFiles", dependencies: ["CSndFile"]),
+
+        // MARK: Engine, presets, host
+        .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
+        .target(name: "VoicePresets", dependencies: ["VoiceEngine"]),
+        .target(
+            name: "VoiceHost",
+            dependencies: [
+                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // MARK: Programs
+        .executableTarget(
+            name: "voicerack",
+            dependencies: [
+                "VoiceHost", "VoicePresets", "VoiceEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "voicerack-bench",
+            dependencies: [
+                "VoiceEngine", "VoicePresets", "VoiceSpeex", "VoiceTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // MARK: Test support
+        .target(name: "VoiceTestSupport", dependencies: ["VoiceRT"]),
+
+        // MARK: Tests
+        .testTarget(name: "VoiceRTTests", dependencies: ["VoiceRT"]),
+        .testTarget(name: "VoiceUnitsTests", dependencies: ["VoiceUnits", "VoiceTestSupport"]),
+        .testTarget(name: "VoiceSpeexTests", dependencies: ["VoiceSpeex", "VoiceTestSupport"]),
+        .testTarget(
+            name: "VoiceEngineTests",
+            dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
+        .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine"]),
+        .testTarget(
+            name: "VoiceHostTests",
+            dependencies: ["VoiceHost", "VoiceFiles", "VoiceTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
+        .testTarget(
+            name: "RealtimeSafetyTests",
+            dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport", "CRealtimeCheck"],
+            linkerSettings: rtsanLinkerSettings),
+    ]
+)

@@ -1,0 +1,3 @@
+#include <jack/jack.h>
+#include <jack/metadata.h>
+#include <jack/uuid.h>

@@ -1,0 +1,222 @@
+import Foundation
+import VoiceRT
+
+/// Estimates the bulk delay from the far-end reference to its echo in the microphone (GCC-PHAT).
+///
+/// speexdsp has no delay estimator: its adaptive filter must span bulk delay plus room tail, and it
+/// cancels nothing when the delay exceeds the filter. This estimator finds the bulk delay so the
+/// engine can delay the reference and leave the filter only the room.
+///
+/// Method: both signals are decimated by box-car averaging to about 4 kHz. Every `hop` decimated
+/// samples, Hann-windowed frames of the last `size` samples are transformed; their cross-spectrum
+/// (mic × conj(ref)) is smoothed over updates, whitened to unit magnitude (PHAT) in the 150–1900 Hz
+/// voice band, and transformed back. The lag of the largest peak in 0…`maximumLag` is a
+/// candidate; it becomes the estimate once two updates in a row agree within 0.5 ms and the peak
+/// stands `minimumPeakRatio` above the correlation's RMS. Only frames with far-end signal update
+/// the spectrum, so double talk and silence do not drag the estimate.
+///
+/// Cost is spread over render cycles: one FFT per cycle at most (about 0.1 ms for 4096 points).
+///
+/// - Realtime: `process` is safe; `init` allocates.
+public struct DelayEstimator: ~Copyable {
+    /// Decimated samples per analysis frame (a power of two).
+    public let size: Int
+    /// Full-rate samples per decimated sample.
+    public let decimation: Int
+    /// Largest lag searched, in decimated samples.
+    public let maximumLag: Int
+    /// Decimated samples between analyses.
+    let hop: Int
+
+    /// Smoothing of the cross-spectrum per update (closer to 1 = longer memory).
+    let smoothing: Float = 0.8
+    /// How far the PHAT peak must rise above the correlation's RMS to count.
+    let minimumPeakRatio: Float = 7
+    /// Mean square (decimated) below which a frame counts as far-end silence.
+    let silenceFloor: Float = 1e-7
+
+    private let fft: FFT
+    private let window: UnsafeMutablePointer<Float>
+    private let micHistory: UnsafeMutablePointer<Float>
+    private let refHistory: UnsafeMutablePointer<Float>
+    private let micRe, micIm, refRe, refIm: UnsafeMutablePointer<Float>
+    private let crossRe, crossIm: UnsafeMutablePointer<Float>
+    private let lowBin: Int
+    private let highBin: Int
+
+    private var historyIndex = 0
+    private var untilHop: Int
+    private var micSum: Float = 0
+    private var refSum: Float = 0
+    private var phase = 0
+    /// 0: idle; 1: mic FFT due; 2: ref FFT due; 3: combine and search due.
+    private var stage = 0
+    private var candidate = -1
+    private var agreeingUpdates = 0
+
+    /// Latest accepted estimate in full-rate samples, or -1 before the first.
+    public private(set) var estimate = -1
+    /// Peak-to-RMS ratio of the last accepted peak (higher is surer; ≥ 7 to be accepted).
+    public private(set) var confidence: Float = 0
+    /// Analyses done with far-end signal present (for tests and diagnostics).
+    public private(set) var analyses = 0
+
+    /// An estimator for `sampleRate` Hz searching delays up to `maximumDelaySeconds`.
+    public init(sampleRate: Int, maximumDelaySeconds: Double) {
+        decimation = max(1, Int((Double(sampleRate) / 4000).rounded()))
+        let decimatedRate = Double(sampleRate) / Double(decimation)
+        maximumLag = max(1, Int(maximumDelaySeconds * decimatedRate))
+        var n = 1024
+        while n < 2 * maximumLag + 512 { n <<= 1 }
+        size = n
+        hop = n / 4
+        untilHop = hop
+        fft = FFT(size: n)
+        lowBin = Int(150 * Double(n) / decimatedRate)
+        highBin = min(n / 2 - 1, Int(1900 * Double(n) / decimatedRate))
+        window = .allocate(capacity: n)
+        for i in 0..<n { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n))) }
+        func zeroed() -> UnsafeMutablePointer<Float> {
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: n)
+            p.initialize(repeating: 0, count: n)
+            return p
+        }
+        micHistory = zeroed()
+        refHistory = zeroed()
+        micRe = zeroed()
+        micIm = zeroed()
+        refRe = zeroed()
+        refIm = zeroed()
+        crossRe = zeroed()
+        crossIm = zeroed()
+    }
+
+    deinit {
+        for p in [window, micHistory, refHistory, micRe, micIm, refRe, refIm, crossRe, crossIm] {
+            p.deallocate()
+        }
+    }
+
+    /// Feeds `frames` samples of mic and (undelayed, mono) reference and advances the analysis by
+    /// at most one FFT. Returns true when a new estimate was accepted.
+    /// - Realtime: safe.
+    @_noLocks
+    public mutating func process(
+        mic: UnsafePointer<Float>, reference: UnsafePointer<Float>, frames: Int
+    ) -> Bool {
+        decimate(mic: mic, reference: reference, frames: frames)
+        switch stage {
+        case 1:
+            fft.forward(micRe, micIm)
+            stage = 2
+        case 2:
+            fft.forward(refRe, refIm)
+            stage = 3
+        case 3:
+            stage = 0
+            return combineAndSearch()
+        default:
+            break
+        }
+        return false
+    }
+
+    /// Box-car decimation into the history rings; starts an analysis every `hop` samples.
+    @inline(__always) @_noLocks
+    private mutating func decimate(mic: UnsafePointer<Float>, reference: UnsafePointer<Float>, frames: Int) {
+        let scale = 1 / Float(decimation)
+        for i in 0..<frames {
+            micSum += mic[i]
+            refSum += reference[i]
+            phase += 1
+            guard phase == decimation else { continue }
+            micHistory[historyIndex] = micSum * scale
+            refHistory[historyIndex] = refSum * scale
+            historyIndex = (historyIndex + 1) & (size - 1)
+            micSum = 0
+            refSum = 0
+            phase = 0
+            untilHop -= 1
+            if untilHop == 0 {
+                untilHop = hop
+                if stage == 0 { startAnalysis() }
+            }
+        }
+    }
+
+    /// Copies the windowed histories (oldest first) into the FFT buffers, if the far end spoke.
+    @_noLocks
+    private mutating func startAnalysis() {
+        var refPower: Float = 0
+        for i in 0..<size {
+            let j = (historyIndex + i) & (size - 1)
+            micRe[i] = micHistory[j] * window[i]
+            refRe[i] = refHistory[j] * window[i]
+            micIm[i] = 0
+            refIm[i] = 0
+            refPower += refHistory[j] * refHistory[j]
+        }
+        if refPower / Float(size) > silenceFloor { stage = 1 }
+    }
+
+    /// Smooths the cross-spectrum, whitens it, transforms back and looks for the peak.
+    @_noLocks
+    private mutating func combineAndSearch() -> Bool {
+        analyses += 1
+        let a = smoothing
+        for k in lowBin...highBin {
+            // X · conj(Y): its inverse transform peaks at lag d when mic[n] ≈ h · ref[n − d].
+            let re = micRe[k] * refRe[k] + micIm[k] * refIm[k]
+            let im = micIm[k] * refRe[k] - micRe[k] * refIm[k]
+            crossRe[k] = a * crossRe[k] + (1 - a) * re
+            crossIm[k] = a * crossIm[k] + (1 - a) * im
+        }
+        // Reuse the mic buffers for the whitened, Hermitian-symmetric spectrum (real inverse).
+        for k in 0..<size {
+            micRe[k] = 0
+            micIm[k] = 0
+        }
+        for k in lowBin...highBin {
+            let magnitude = RealtimeMath.squareRoot(crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k])
+            guard magnitude > 1e-20 else { continue }
+            micRe[k] = crossRe[k] / magnitude
+            micIm[k] = crossIm[k] / magnitude
+            micRe[size - k] = micRe[k]
+            micIm[size - k] = -micIm[k]
+        }
+        fft.inverse(micRe, micIm)
+        return acceptPeak()
+    }
+
+    /// Finds the largest |correlation| in 0…maximumLag and applies the agreement rule.
+    @_noLocks
+    private mutating func acceptPeak() -> Bool {
+        var best = 0
+        var bestValue: Float = 0
+        var power: Float = 0
+        for k in 0..<size { power += micRe[k] * micRe[k] }
+        for k in 0...min(maximumLag, size - 1) where abs(micRe[k]) > bestValue {
+            bestValue = abs(micRe[k])
+            best = k
+        }
+        let rms = RealtimeMath.squareRoot(power / Float(size))
+        let ratio = rms > 0 ? bestValue / rms : 0
+        guard ratio >= minimumPeakRatio else {
+            agreeingUpdates = 0
+            return false
+        }
+        let tolerance = 2  // decimated samples: 0.5 ms at ~4 kHz
+        if candidate >= 0 && abs(best - candidate) <= tolerance {
+            agreeingUpdates += 1
+        } else {
+            candidate = best
+            agreeingUpdates = 1
+        }
+        guard agreeingUpdates >= 2 else { return false }
+        confidence = ratio
+        let newEstimate = best * decimation
+        let changed = newEstimate != estimate
+        estimate = newEstimate
+        return changed
+    }
+}

@@ -1,0 +1,62 @@
+/// Everything a preset decides about the voice engine, resolved to plain values.
+///
+/// Presets (`VoicePresets`) build this from TOML; defaults here are the `raw`-neutral values
+/// except where noted. Units are in the property names.
+public struct EngineConfiguration: Sendable, Equatable {
+    /// How the echo canceller hears a stereo far end.
+    public enum ReferenceMode: String, Sendable, CaseIterable {
+        /// (L+R)/2: one echo path modelled; exact when both speakers play the same signal.
+        case mono
+        /// Both channels, two echo paths modelled (`speex_echo_state_init_mc`); twice the cost.
+        case stereo
+    }
+
+    /// How the reference is delayed before the echo canceller.
+    public enum DelayMode: String, Sendable, CaseIterable {
+        /// Estimated from the signals (GCC-PHAT), starting from `delayMilliseconds`.
+        case auto
+        /// Exactly `delayMilliseconds`, never changed.
+        case fixed
+    }
+
+    // Input
+    public var inputGainDB: Float = 0
+    public var highPassHz: Float = 0
+
+    // Echo canceller
+    public var echoCancellation = false
+    public var tailMilliseconds: Float = 150
+    /// Frame of the canceller and preprocessor; 0 picks one from the block size (see `FramePlan`).
+    public var frameMilliseconds: Float = 0
+    public var reference: ReferenceMode = .mono
+    public var delayMode: DelayMode = .auto
+    public var delayMilliseconds: Float = 0
+    public var maximumDelayMilliseconds: Float = 500
+    public var delayMarginMilliseconds: Float = 10
+
+    // Preprocessor
+    public var preprocess = false
+    public var noiseSuppression = true
+    public var noiseSuppressDB: Float = -15
+    public var echoSuppressDB: Float = -40
+    public var echoSuppressActiveDB: Float = -15
+    public var voiceActivityDetection = true
+    public var dereverb = false
+    /// Extra attenuation (dB, ≤ 0) of frames with far-end signal and no near-end voice, after
+    /// the preprocessor's residual echo suppression; 0 = off.
+    public var residualEchoGateDB: Float = 0
+
+    // Leveller (AGC)
+    public var leveller = false
+    public var levellerTargetDBFS: Float = -20
+    public var levellerMaxGainDB: Float = 12
+    public var levellerSpeedDBPerSecond: Float = 6
+
+    // Output
+    public var outputGainDB: Float = 0
+
+    public init() {}
+
+    /// True when the engine needs a far-end reference (the echo canceller is on).
+    public var needsReference: Bool { echoCancellation }
+}

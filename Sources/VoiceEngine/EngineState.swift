@@ -1,0 +1,121 @@
+import VoiceRT
+import VoiceSpeex
+import VoiceUnits
+
+/// Everything the process thread touches, allocated once by `VoiceEngine` and owned by the
+/// process thread while the engine runs.
+///
+/// A plain `~Copyable` struct behind a stable pointer (never a class: reference counting on the
+/// process thread can lock). The render cycle is in `RenderCycle.swift`, one frame of echo
+/// cancellation in `FrameProcessing.swift`.
+public struct EngineState: ~Copyable {
+    /// Block / frame sizes and the re-framing latency.
+    public let plan: FramePlan
+    /// Samples per second.
+    public let sampleRate: Int
+    /// Loudspeaker channels modelled by the canceller: 1 (mono downmix) or 2.
+    let speakers: Int
+
+    // Units, in signal order.
+    var inputGain: Gain
+    var highPass: HighPassFilter
+    let processor: SpeexVoiceProcessor
+    var leveller: VoiceLeveller
+    let levellerEnabled: Bool
+    var outputGain: Gain
+
+    // Reference alignment.
+    var estimator: DelayEstimator
+    let tracksDelay: Bool
+    let delayMargin: Int
+    let delayTolerance: Int
+    var delayLeft: DelayLine
+    var delayRight: DelayLine
+
+    // Re-framing between host blocks and canceller frames.
+    var micFIFO: SampleFIFO
+    var referenceLeftFIFO: SampleFIFO
+    var referenceRightFIFO: SampleFIFO
+    var outputFIFO: SampleFIFO
+    let buffers: EngineBuffers
+
+    // Double-talk detection and the residual echo gate.
+    var detector: NearEndDetector
+    var outputFloor: NoiseFloorTracker
+    let detectsVoice: Bool
+    var residualGate: SmoothedGain
+    let residualGateGain: Float
+
+    // Health.
+    var micMeter: LevelMeter
+    var farMeter: LevelMeter
+    var outputMeter: LevelMeter
+    var erle = ERLEMeter()
+    let erleWeight: Float
+    var figures = HealthFigures()
+    /// Where figures are published for other threads; owned by `VoiceEngine`.
+    let health: UnsafeMutablePointer<HealthBoard>
+    /// Output samples that were missing because the host's block differed from the planned one.
+    public internal(set) var underruns = 0
+
+    init(
+        configuration c: EngineConfiguration, plan: FramePlan, sampleRate: Int,
+        speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>
+    ) {
+        self.plan = plan
+        self.sampleRate = sampleRate
+        speakers = speex.speakers
+        let spec = ProcessSpec(sampleRate: Double(sampleRate), maximumBlockSize: plan.blockSize)
+
+        inputGain = Gain(gainDB: c.inputGainDB)
+        inputGain.prepare(spec)
+        highPass = HighPassFilter(cutoffHz: c.highPassHz)
+        highPass.prepare(spec)
+        processor = SpeexVoiceProcessor(settings: speex, sampleRate: sampleRate)
+        leveller = VoiceLeveller(
+            targetDBFS: c.levellerTargetDBFS, maxGainDB: c.levellerMaxGainDB,
+            speedDBPerSecond: c.levellerSpeedDBPerSecond)
+        leveller.prepare(spec)
+        levellerEnabled = c.leveller
+        outputGain = Gain(gainDB: c.outputGainDB)
+        outputGain.prepare(spec)
+
+        let perMs = Double(sampleRate) / 1000
+        let maximumDelay = Int(Double(c.maximumDelayMilliseconds) * perMs)
+        estimator = DelayEstimator(
+            sampleRate: sampleRate, maximumDelaySeconds: Double(c.maximumDelayMilliseconds) / 1000)
+        tracksDelay = c.echoCancellation && c.delayMode == .auto
+        delayMargin = Int(Double(c.delayMarginMilliseconds) * perMs)
+        delayTolerance = max(Int(2 * perMs), delayMargin / 2)
+        let fixedDelay = Int(Double(c.delayMilliseconds) * perMs)
+        delayLeft = DelayLine(maximumDelay: max(maximumDelay, fixedDelay), maximumBlock: plan.blockSize)
+        delayRight = DelayLine(maximumDelay: max(maximumDelay, fixedDelay), maximumBlock: plan.blockSize)
+        delayLeft.setDelay(fixedDelay)
+        delayRight.setDelay(fixedDelay)
+
+        let fifo = 2 * (plan.blockSize + plan.frameSize) + plan.framingLatency
+        micFIFO = SampleFIFO(minimumCapacity: fifo)
+        referenceLeftFIFO = SampleFIFO(minimumCapacity: fifo)
+        referenceRightFIFO = SampleFIFO(minimumCapacity: fifo)
+        outputFIFO = SampleFIFO(minimumCapacity: fifo)
+        outputFIFO.pushSilence(plan.framingLatency)
+        buffers = EngineBuffers(blockSize: plan.blockSize, frameSize: plan.frameSize)
+
+        detector = NearEndDetector(
+            frameSize: plan.frameSize, sampleRate: sampleRate, tail: speex.filterLength)
+        detectsVoice = c.voiceActivityDetection
+        outputFloor = NoiseFloorTracker(frameSize: plan.frameSize, sampleRate: sampleRate)
+        residualGate = SmoothedGain(initial: 1, rampLength: max(1, sampleRate / 100))
+        residualGateGain = c.echoCancellation ? Decibels.amplitude(c.residualEchoGateDB) : 1
+
+        micMeter = LevelMeter(sampleRate: sampleRate)
+        farMeter = LevelMeter(sampleRate: sampleRate)
+        outputMeter = LevelMeter(sampleRate: sampleRate)
+        // About 2 s of memory for the ERLE powers.
+        erleWeight = min(1, Float(plan.frameSize) / (2 * Float(sampleRate)))
+        self.health = health
+        figures.appliedDelay = delayLeft.delay
+    }
+
+    deinit { buffers.deallocate() }
+}

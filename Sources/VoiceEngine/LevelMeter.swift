@@ -1,0 +1,48 @@
+import VoiceRT
+
+/// A level meter for the status line: RMS smoothed over about 300 ms, peak with a slow release.
+///
+/// Values are linear (1.0 = full scale); the main thread converts them to dBFS.
+///
+/// - Realtime: `measure` is safe.
+struct LevelMeter {
+    private(set) var rms: Float = 0
+    private(set) var peak: Float = 0
+    private var meanSquare: Float = 0
+    private let ratePerSample: Float
+    private let peakReleasePerSample: Float
+
+    init(sampleRate: Int) {
+        ratePerSample = 1 / (0.3 * Float(sampleRate))
+        // About 20 dB per second of release.
+        peakReleasePerSample = 2.3 / Float(sampleRate)
+    }
+
+    @inline(__always) @_noLocks
+    mutating func measure(power: Float, peak blockPeak: Float, frames: Int) {
+        meanSquare += min(1, ratePerSample * Float(frames)) * (power - meanSquare)
+        rms = RealtimeMath.squareRoot(meanSquare)
+        peak = max(blockPeak, peak * max(0, 1 - peakReleasePerSample * Float(frames)))
+    }
+}
+
+/// Tracks the echo return loss enhancement over frames with far-end signal and no near-end voice,
+/// as smoothed mic and output powers (about 2 s memory).
+///
+/// - Realtime: `measure` is safe.
+struct ERLEMeter {
+    private var micPower: Float = 0
+    private var outputPower: Float = 0
+    private(set) var measured = false
+
+    /// Power ratio mic / output; 0 until measured.
+    @inline(__always) @_noLocks
+    func ratio() -> Float { measured && outputPower > 0 ? micPower / outputPower : 0 }
+
+    @inline(__always) @_noLocks
+    mutating func measure(micPower mic: Float, outputPower out: Float, weight: Float) {
+        micPower += weight * (mic - micPower)
+        outputPower += weight * (max(out, 1e-12) - outputPower)
+        measured = true
+    }
+}

@@ -1,0 +1,74 @@
+/// Decides, frame by frame, whether the far end is playing and whether the near-end talker is
+/// speaking over it (double-talk detection).
+///
+/// speexdsp's VAD alone cannot tell voice from residual echo, and the leveller and the residual
+/// echo gate must not treat echo as voice. Rules:
+/// - the far end counts as active while the reference had signal within the last `farHangover`
+///   frames (the echo tail keeps ringing after the far end stops);
+/// - with the far end silent, voice = speexdsp's VAD;
+/// - with the far end active, voice = VAD and, for `persistence` frames in a row, the linear
+///   canceller's output is `doubleTalkRatio` above what the echo path explains: the mic power
+///   over the canceller's own echo return loss enhancement, plus the output's noise floor (a
+///   near-end voice mixed in is something the echo path cannot explain). The linear ERLE is
+///   learned on far-end-only frames; before it is learned, nothing counts as double talk.
+///
+/// - Realtime: `decide` is safe.
+struct NearEndDetector {
+    /// Mean square below which the reference counts as silent (−60 dBFS).
+    let farSilence: Float = 1e-6
+    /// How far (power ratio, 8 dB) the canceller output must rise above the expected residual.
+    let doubleTalkRatio: Float = 10
+    /// Consecutive double-talk frames needed before the near end counts as talking (~40 ms):
+    /// echo makes short false alarms, voice lasts.
+    let persistence: Int
+    /// Frames the far end stays "active" after the reference goes silent.
+    let farHangover: Int
+    /// Weight of one frame in the linear ERLE's smoothed powers (about 1 s of memory).
+    let weight: Float
+
+    private var farHold = 0
+    /// Noise floor of the canceller output: echo-free noise is not explained by the echo path
+    /// either, so it is added to the expected residual.
+    private var cancelledFloor: NoiseFloorTracker
+    private var doubleTalkRun = 0
+    private var micPower: Float = 0
+    private var residualPower: Float = 0
+
+    /// A detector for `frameSize`-sample frames at `sampleRate` Hz with an echo tail of `tail`
+    /// samples.
+    init(frameSize: Int, sampleRate: Int, tail: Int) {
+        farHangover = max(1, (tail + frameSize - 1) / frameSize)
+        cancelledFloor = NoiseFloorTracker(frameSize: frameSize, sampleRate: sampleRate)
+        persistence = max(1, Int(0.04 * Float(sampleRate) / Float(frameSize) + 0.5))
+        weight = min(1, Float(frameSize) / Float(sampleRate))
+    }
+
+    /// The canceller's echo return loss enhancement learned so far (power ratio, ≥ 1).
+    var linearERLE: Float { residualPower > 0 ? max(1, micPower / residualPower) : 1 }
+
+    /// Classifies one frame. `micPower`, `cancelledPower` and `referencePower` are mean squares
+    /// of the mic, the linear canceller's output and the (aligned) reference.
+    @inline(__always) @_noLocks
+    mutating func decide(
+        vad: Bool, micPower: Float, cancelledPower: Float, referencePower: Float
+    ) -> (voiced: Bool, farActive: Bool) {
+        _ = cancelledFloor.update(cancelledPower, margin: 1)
+        if referencePower >= farSilence {
+            farHold = farHangover
+        } else if farHold > 0 {
+            farHold -= 1
+        }
+        let farActive = farHold > 0
+        guard farActive else { return (vad, false) }
+        let learned = residualPower > 0
+        let expected = micPower * residualPower / max(self.micPower, 1e-20) + cancelledFloor.floor
+        let candidate = vad && learned && cancelledPower > doubleTalkRatio * expected
+        doubleTalkRun = candidate ? doubleTalkRun + 1 : 0
+        let voiced = doubleTalkRun >= persistence
+        if !candidate {
+            self.micPower += weight * (micPower - self.micPower)
+            residualPower += weight * (max(cancelledPower, 1e-14) - residualPower)
+        }
+        return (voiced, true)
+    }
+}

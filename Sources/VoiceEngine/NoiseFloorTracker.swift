@@ -1,0 +1,27 @@
+/// Follows the noise floor of a signal's frame powers: drops at once to a quieter frame, rises
+/// slowly (about 3 dB per second), the classic minimum-statistics shortcut.
+///
+/// The engine uses it to confirm speexdsp's voice decisions: a frame only counts as voice when
+/// the cleaned output stands `margin` above the floor, so residual echo and noise left at the
+/// floor by the suppressors never make the leveller lift.
+///
+/// - Realtime: `update` is safe.
+struct NoiseFloorTracker {
+    /// Per-frame growth factor of the floor.
+    let rise: Float
+    private(set) var floor: Float = 1e-10
+
+    /// A tracker for frames of `frameSize` samples at `sampleRate` Hz.
+    init(frameSize: Int, sampleRate: Int) {
+        // 3 dB/s ≈ ×2 per second in power; per frame 1 + ln2 · frame/rate.
+        rise = 1 + 0.693 * Float(frameSize) / Float(sampleRate)
+    }
+
+    /// Feeds one frame's mean square; returns true when it stands `margin` (power ratio) above
+    /// the floor.
+    @inline(__always) @_noLocks
+    mutating func update(_ power: Float, margin: Float) -> Bool {
+        floor = power < floor ? max(power, 1e-12) : floor * rise
+        return power > margin * floor
+    }
+}

@@ -1,0 +1,127 @@
+import VoiceRT
+
+/// The render cycle: one host block of mic and far end in, one block of processed voice out.
+///
+/// ```
+/// mic ─► condition (NaN guard, gain, high-pass, meter) ─► mic FIFO ─┐
+/// far L/R ─► mix (mono or stereo) ─┬─► delay estimator            ├─► frames ─► output FIFO ─► voice
+///                                  └─► delay lines ─► ref FIFOs ──┘
+/// ```
+extension EngineState {
+    /// Processes one block of `frames` samples (at most `plan.blockSize`).
+    ///
+    /// `farLeft`/`farRight` may be nil (silence / mono far end). `voice` receives the processed
+    /// voice, `latency` samples late (see `VoiceEngine.latency`).
+    ///
+    /// - Realtime: safe; called on the JACK process thread or by the offline driver.
+    @_noLocks
+    public mutating func render(
+        mic: UnsafePointer<Float>, farLeft: UnsafePointer<Float>?, farRight: UnsafePointer<Float>?,
+        voice: UnsafeMutablePointer<Float>, frames: Int
+    ) {
+        let n = min(frames, plan.blockSize)
+        conditionInput(mic, n)
+        mixReference(farLeft, farRight, n)
+        trackDelay(n)
+        enqueue(n)
+        while micFIFO.count >= plan.frameSize { processFrame() }
+        dequeue(into: voice, frames)
+        publishHealth()
+    }
+
+    /// Copies the mic block, replaces non-finite samples, counts clipping, applies input gain and
+    /// the high-pass, and meters the result.
+    @inline(__always) @_noLocks
+    mutating func conditionInput(_ mic: UnsafePointer<Float>, _ n: Int) {
+        let block = buffers.mic
+        for i in 0..<n {
+            let x = mic[i]
+            if !x.isFinite {
+                block[i] = 0
+                figures.nonFiniteSamples += 1
+            } else {
+                if abs(x) >= 1 { figures.clippedInputSamples += 1 }
+                block[i] = x
+            }
+        }
+        inputGain.process(block, frames: n)
+        highPass.process(block, frames: n)
+        micMeter.measure(
+            power: SampleConversion.power(block, n), peak: SampleConversion.peak(block, n), frames: n)
+        figures.framesProcessed += n
+    }
+
+    /// Builds the canceller's reference from the far-end inputs: both channels, or their mean.
+    @inline(__always) @_noLocks
+    mutating func mixReference(_ left: UnsafePointer<Float>?, _ right: UnsafePointer<Float>?, _ n: Int) {
+        let l = buffers.referenceLeft, r = buffers.referenceRight, mono = buffers.referenceMono
+        for i in 0..<n {
+            let a = left.map { sanitized($0[i]) } ?? 0
+            let b = right.map { sanitized($0[i]) } ?? a
+            l[i] = speakers == 2 ? a : (right == nil ? a : 0.5 * (a + b))
+            r[i] = b
+            mono[i] = right == nil ? a : 0.5 * (a + b)
+        }
+        farMeter.measure(
+            power: SampleConversion.power(mono, n), peak: SampleConversion.peak(mono, n), frames: n)
+    }
+
+    /// Feeds the delay estimator and moves the reference delay when the estimate moved further
+    /// than the tolerance; the canceller is reset then, since its filter no longer fits.
+    @inline(__always) @_noLocks
+    mutating func trackDelay(_ n: Int) {
+        guard tracksDelay else { return }
+        guard estimator.process(mic: buffers.mic, reference: buffers.referenceMono, frames: n) else {
+            return
+        }
+        figures.estimatedDelay = estimator.estimate
+        figures.delayConfidence = estimator.confidence
+        let target = max(0, estimator.estimate - delayMargin)
+        guard abs(target - delayLeft.delay) > delayTolerance else { return }
+        delayLeft.setDelay(target)
+        delayRight.setDelay(target)
+        processor.resetCanceller()
+        figures.appliedDelay = delayLeft.delay
+        figures.cancellerResets += 1
+    }
+
+    /// Delays the reference and queues the block for framing.
+    @inline(__always) @_noLocks
+    mutating func enqueue(_ n: Int) {
+        delayLeft.process(buffers.referenceLeft, buffers.referenceLeft, n)
+        micFIFO.push(buffers.mic, n)
+        referenceLeftFIFO.push(buffers.referenceLeft, n)
+        if speakers == 2 {
+            delayRight.process(buffers.referenceRight, buffers.referenceRight, n)
+            referenceRightFIFO.push(buffers.referenceRight, n)
+        }
+    }
+
+    /// Pops one block of processed voice; pads with silence (and counts) if the host's block was
+    /// not the planned one and the FIFO ran short.
+    @inline(__always) @_noLocks
+    mutating func dequeue(into voice: UnsafeMutablePointer<Float>, _ frames: Int) {
+        let available = min(frames, outputFIFO.count)
+        outputFIFO.pop(into: voice, available)
+        if available < frames {
+            for i in available..<frames { voice[i] = 0 }
+            underruns += frames - available
+        }
+    }
+
+    /// Copies the meters into the figures and publishes them for the main thread.
+    @inline(__always) @_noLocks
+    mutating func publishHealth() {
+        figures.micLevel = micMeter.rms
+        figures.micPeak = micMeter.peak
+        figures.farLevel = farMeter.rms
+        figures.outputLevel = outputMeter.rms
+        figures.outputPeak = outputMeter.peak
+        figures.echoReturnLossEnhancement = erle.ratio()
+        figures.levellerGain = leveller.currentGain()
+        health.pointee.publish(figures)
+    }
+}
+
+@inline(__always)
+private func sanitized(_ x: Float) -> Float { x.isFinite ? x : 0 }

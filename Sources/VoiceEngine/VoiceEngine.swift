@@ -1,0 +1,144 @@
+import VoiceRT
+import VoiceSpeex
+
+/// Errors in building an engine; each names the setting at fault and what is allowed.
+public enum EngineError: Error, Equatable, CustomStringConvertible {
+    case unsupportedSampleRate(Int)
+    case unsupportedBlockSize(Int)
+    case unsupportedReferenceChannels(Int)
+
+    public var description: String {
+        switch self {
+        case .unsupportedSampleRate(let r):
+            return "sample rate \(r) Hz is not supported; voicerack runs at \(VoiceEngine.sampleRates.lowerBound)–\(VoiceEngine.sampleRates.upperBound) Hz"
+        case .unsupportedBlockSize(let b):
+            return "block size \(b) is not supported; use \(VoiceEngine.blockSizes.lowerBound)–\(VoiceEngine.blockSizes.upperBound) samples"
+        case .unsupportedReferenceChannels(let c):
+            return "a far-end reference with \(c) channels is not supported; use 1 (mono) or 2 (stereo)"
+        }
+    }
+}
+
+/// The voice engine: owns the process state and the health board, and says what latency it adds.
+///
+/// ```
+/// mic ─► gain ─► high-pass ─► [echo canceller ◄─ delay-aligned far end] ─► preprocessor
+///        (NS, residual echo suppression, VAD, dereverb) ─► leveller ─► output gain ─► voice
+/// ```
+///
+/// Create and destroy it on the main thread. The process thread calls `state.pointee.render`
+/// (or `render` here, which does the same) and nothing else.
+public final class VoiceEngine {
+    /// Sample rates the engine accepts (Hz).
+    public static let sampleRates = 8_000...96_000
+    /// Host block sizes the engine accepts (samples).
+    public static let blockSizes = 1...8_192
+
+    /// The configuration the engine was built from.
+    public let configuration: EngineConfiguration
+    /// Samples per second.
+    public let sampleRate: Int
+    /// Block and frame sizes.
+    public let plan: FramePlan
+    /// The state the process thread works on. - Realtime: owned by the process thread while
+    /// rendering.
+    public let state: UnsafeMutablePointer<EngineState>
+    private let healthBoard: UnsafeMutablePointer<HealthBoard>
+    /// Samples the preprocessor's overlap-add delays the voice (0 without a preprocessor).
+    public let processingLatency: Int
+
+    /// Builds an engine for `blockSize`-sample blocks at `sampleRate` Hz with a far end of
+    /// `referenceChannels` channels (1 or 2). - Realtime: never (allocates).
+    public init(
+        configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int = 1
+    ) throws(EngineError) {
+        guard Self.sampleRates.contains(sampleRate) else { throw .unsupportedSampleRate(sampleRate) }
+        guard Self.blockSizes.contains(blockSize) else { throw .unsupportedBlockSize(blockSize) }
+        guard (1...2).contains(referenceChannels) else {
+            throw .unsupportedReferenceChannels(referenceChannels)
+        }
+        self.configuration = configuration
+        self.sampleRate = sampleRate
+        let usesSpeex = configuration.echoCancellation || configuration.preprocess
+        // Without speexdsp there is nothing to re-frame: frame = block, no added latency.
+        plan =
+            usesSpeex
+            ? FramePlan(
+                blockSize: blockSize, sampleRate: sampleRate,
+                frameMilliseconds: configuration.frameMilliseconds)
+            : FramePlan(blockSize: blockSize, sampleRate: sampleRate, frameMilliseconds: Float(blockSize) * 1000 / Float(sampleRate))
+        let speex = Self.speexSettings(configuration, plan: plan, sampleRate: sampleRate, referenceChannels: referenceChannels)
+        processingLatency = speex.preprocess ? plan.frameSize : 0
+        healthBoard = .allocate(capacity: 1)
+        healthBoard.initialize(to: HealthBoard())
+        state = .allocate(capacity: 1)
+        state.initialize(
+            to: EngineState(
+                configuration: configuration, plan: plan, sampleRate: sampleRate, speex: speex,
+                health: healthBoard))
+        warmUp()
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+        healthBoard.deinitialize(count: 1)
+        healthBoard.deallocate()
+    }
+
+    /// Samples between a mic sample entering `render` and its processed sample leaving it:
+    /// re-framing plus the preprocessor's frame.
+    public var latency: Int { plan.framingLatency + processingLatency }
+
+    /// Latency in milliseconds.
+    public var latencyMilliseconds: Double { Double(latency) * 1000 / Double(sampleRate) }
+
+    /// Renders one block (see `EngineState.render`). - Realtime: safe.
+    @_noLocks
+    public func render(
+        mic: UnsafePointer<Float>, farLeft: UnsafePointer<Float>?, farRight: UnsafePointer<Float>?,
+        voice: UnsafeMutablePointer<Float>, frames: Int
+    ) {
+        state.pointee.render(mic: mic, farLeft: farLeft, farRight: farRight, voice: voice, frames: frames)
+    }
+
+    /// The health figures as last published. - Realtime: any thread may call.
+    public func health() -> HealthFigures { healthBoard.pointee.snapshot() }
+
+    /// Runs every render path once on silence, off the process thread, so the Swift runtime has
+    /// instantiated what it needs (its metadata cache takes a lock the first time). Silence in,
+    /// silence out: the time alignment of later audio is unchanged.
+    private func warmUp() {
+        let n = plan.blockSize
+        let zeros = UnsafeMutablePointer<Float>.allocate(capacity: n)
+        zeros.initialize(repeating: 0, count: n)
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: n)
+        defer {
+            zeros.deallocate()
+            out.deallocate()
+        }
+        for _ in 0..<2 {
+            render(mic: zeros, farLeft: zeros, farRight: zeros, voice: out, frames: n)
+            render(mic: zeros, farLeft: zeros, farRight: nil, voice: out, frames: n)
+        }
+        state.pointee.figures.framesProcessed = 0
+    }
+
+    /// speexdsp settings for a configuration: dB values rounded to whole dB as speexdsp takes them.
+    static func speexSettings(
+        _ c: EngineConfiguration, plan: FramePlan, sampleRate: Int, referenceChannels: Int
+    ) -> SpeexSettings {
+        var s = SpeexSettings()
+        s.echoCancellation = c.echoCancellation
+        s.frameSize = plan.frameSize
+        s.filterLength = max(plan.frameSize, Int(Double(c.tailMilliseconds) * Double(sampleRate) / 1000))
+        s.speakers = c.reference == .stereo && referenceChannels == 2 ? 2 : 1
+        s.preprocess = c.preprocess
+        s.denoise = c.noiseSuppression
+        s.noiseSuppressDB = Int32(c.noiseSuppressDB.rounded())
+        s.echoSuppressDB = Int32(c.echoSuppressDB.rounded())
+        s.echoSuppressActiveDB = Int32(c.echoSuppressActiveDB.rounded())
+        s.dereverb = c.dereverb
+        return s
+    }
+}

@@ -1,0 +1,102 @@
+import CSndFile
+
+/// A file format as a container and a sample encoding, e.g. `wav:float` or `flac:pcm24`.
+///
+/// The container comes from `--format`, a preset, or the file extension; the encoding defaults
+/// to the container's usual one (32-bit float for WAV-family containers, 24-bit for FLAC, the
+/// codec itself for Ogg Vorbis / Opus / MP3). Validity is checked with libsndfile's own
+/// `sf_format_check`, so only what the installed libsndfile can write is accepted.
+public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
+    /// Container names, their libsndfile major format, extensions and default encoding.
+    static let containers: [(name: String, major: Int32, extensions: [String], defaultEncoding: String)] = [
+        ("wav", Int32(SF_FORMAT_WAV), ["wav"], "float"),
+        ("wavex", Int32(SF_FORMAT_WAVEX), [], "float"),
+        ("rf64", Int32(SF_FORMAT_RF64), ["rf64"], "float"),
+        ("w64", Int32(SF_FORMAT_W64), ["w64"], "float"),
+        ("caf", Int32(SF_FORMAT_CAF), ["caf"], "float"),
+        ("aiff", Int32(SF_FORMAT_AIFF), ["aif", "aiff"], "pcm24"),
+        ("flac", Int32(SF_FORMAT_FLAC), ["flac"], "pcm24"),
+        ("ogg", Int32(SF_FORMAT_OGG), ["ogg", "oga"], "vorbis"),
+        ("opus", Int32(SF_FORMAT_OGG), ["opus"], "opus"),
+        ("mp3", Int32(SF_FORMAT_MPEG), ["mp3"], "mp3"),
+    ]
+
+    /// Encoding names and their libsndfile subtype.
+    static let encodings: [(name: String, subtype: Int32)] = [
+        ("pcm16", Int32(SF_FORMAT_PCM_16)),
+        ("pcm24", Int32(SF_FORMAT_PCM_24)),
+        ("pcm32", Int32(SF_FORMAT_PCM_32)),
+        ("float", Int32(SF_FORMAT_FLOAT)),
+        ("double", Int32(SF_FORMAT_DOUBLE)),
+        ("vorbis", Int32(SF_FORMAT_VORBIS)),
+        ("opus", Int32(SF_FORMAT_OPUS)),
+        ("mp3", Int32(SF_FORMAT_MPEG_LAYER_III)),
+    ]
+
+    /// Container name, e.g. `wav`.
+    public let container: String
+    /// Encoding name, e.g. `float`.
+    public let encoding: String
+
+    public var description: String { "\(container):\(encoding)" }
+
+    /// libsndfile's `SF_INFO.format` value.
+    var sndfileFormat: Int32 {
+        let major = Self.containers.first { $0.name == container }!.major
+        let minor = Self.encodings.first { $0.name == encoding }!.subtype
+        return major | minor
+    }
+
+    /// Parses `CONTAINER[:ENCODING]`; throws `.unsupportedFormat` listing what is possible.
+    public init(parsing text: String) throws(AudioFileError) {
+        let parts = text.lowercased().split(separator: ":", maxSplits: 1).map(String.init)
+        guard let name = parts.first, let c = Self.containers.first(where: { $0.name == name }) else {
+            throw .unsupportedFormat(
+                text, reason: "unknown container; choose one of " + Self.containers.map(\.name).joined(separator: ", "))
+        }
+        let encoding = parts.count > 1 ? parts[1] : c.defaultEncoding
+        guard Self.encodings.contains(where: { $0.name == encoding }) else {
+            throw .unsupportedFormat(
+                text, reason: "unknown encoding; choose one of " + Self.encodings.map(\.name).joined(separator: ", "))
+        }
+        self.container = c.name
+        self.encoding = encoding
+    }
+
+    /// The format a path's extension suggests (`.wav` → `wav:float`), or nil for an unknown one.
+    public static func forPath(_ path: String) -> AudioFormat? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        let ext = path[path.index(after: dot)...].lowercased()
+        guard let c = containers.first(where: { $0.extensions.contains(ext) }) else { return nil }
+        return try? AudioFormat(parsing: c.name)
+    }
+
+    /// Encodings this libsndfile can write in this container, for `channels` at `sampleRate`.
+    public func validEncodings(channels: Int, sampleRate: Int) -> [String] {
+        Self.encodings.compactMap { e in
+            let f = (try? AudioFormat(parsing: "\(container):\(e.name)"))
+            return f.map { $0.isWritable(channels: channels, sampleRate: sampleRate) } == true ? e.name : nil
+        }
+    }
+
+    /// True when libsndfile accepts this format for writing `channels` at `sampleRate`.
+    public func isWritable(channels: Int, sampleRate: Int) -> Bool {
+        var info = SF_INFO()
+        info.format = sndfileFormat
+        info.channels = Int32(channels)
+        info.samplerate = Int32(sampleRate)
+        return sf_format_check(&info) != 0
+    }
+
+    /// Throws `.unsupportedFormat` with the possible encodings when this format cannot be written.
+    public func validate(channels: Int, sampleRate: Int) throws(AudioFileError) {
+        guard !isWritable(channels: channels, sampleRate: sampleRate) else { return }
+        let options = validEncodings(channels: channels, sampleRate: sampleRate)
+        throw .unsupportedFormat(
+            description,
+            reason: "libsndfile cannot write this for \(channels) channel(s) at \(sampleRate) Hz; "
+                + (options.isEmpty
+                    ? "this container is not available here"
+                    : "possible encodings for \(container): " + options.joined(separator: ", ")))
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import VoiceEngine
+import VoiceRT
+
+/// Human-readable renderings of the engine's health figures (main thread only).
+public enum HealthText {
+    /// `-23.1 dBFS` style level; `-inf` below -120 dBFS.
+    public static func level(_ linear: Float) -> String {
+        linear <= 1e-6 ? "-inf dBFS" : String(format: "%.1f dBFS", Decibels.fromAmplitude(linear))
+    }
+
+    /// ERLE in dB, or "not measured" when no far-end-only audio was seen.
+    public static func erle(_ ratio: Float) -> String {
+        ratio <= 0 ? "not measured (no far-end-only audio yet)" : String(format: "%.1f dB", Decibels.fromPower(Double(ratio)))
+    }
+
+    /// Milliseconds for a count of samples.
+    public static func milliseconds(_ samples: Int, rate: Int) -> String {
+        String(format: "%.1f ms", Double(samples) * 1000 / Double(rate))
+    }
+
+    /// The delay estimate and what was applied, as one line.
+    public static func delay(_ h: HealthFigures, rate: Int) -> String {
+        let applied = milliseconds(h.appliedDelay, rate: rate)
+        guard h.estimatedDelay >= 0 else { return "not estimated (applied \(applied))" }
+        return "estimated \(milliseconds(h.estimatedDelay, rate: rate)) (confidence \(String(format: "%.1f", h.delayConfidence))), applied \(applied)"
+    }
+}
+
+extension OfflineReport {
+    /// The end-of-run summary `voicerack process` prints.
+    public func summary(micPath: String, outputPath: String, presetName: String) -> String {
+        let seconds = Double(frames) / Double(sampleRate)
+        let h = health
+        let ref =
+            referenceChannels == 0 ? "no reference" : referenceChannels == 2 ? "stereo reference" : "mono reference"
+        var lines = [
+            String(format: "processed %@: %.2f s at %d Hz, %@, preset %@", micPath, seconds, sampleRate, ref, presetName),
+            "  blocks of \(plan.blockSize) samples, canceller frames of \(plan.frameSize) (\(HealthText.milliseconds(plan.frameSize, rate: sampleRate)))",
+            "  latency live: \(liveLatency) samples = \(HealthText.milliseconds(liveLatency, rate: sampleRate)) (re-framing \(plan.framingLatency) + preprocessor \(liveLatency - plan.framingLatency)); the file is time-aligned (0 ms)",
+        ]
+        if referenceChannels > 0 {
+            lines.append("  reference delay: " + HealthText.delay(h, rate: sampleRate) + ", canceller resets \(h.cancellerResets)")
+            lines.append("  echo return loss enhancement: " + HealthText.erle(h.echoReturnLossEnhancement))
+        }
+        lines.append(
+            "  levels at the end: mic \(HealthText.level(h.micLevel)), voice \(HealthText.level(h.outputLevel)); leveller gain "
+                + String(format: "%+.1f dB", Decibels.fromAmplitude(h.levellerGain)))
+        lines.append(
+            "  clipping: \(h.clippedInputSamples) mic samples at full scale, \(h.clippedOutputSamples) output samples limited; \(h.nonFiniteSamples) NaN/Inf input samples replaced")
+        lines.append(
+            String(format: "  CPU %.2f s (%.0f× real time)", cpuSeconds, cpuSeconds > 0 ? seconds / cpuSeconds : 0))
+        lines.append("wrote \(outputPath) (\(format), \(frames) frames)")
+        return lines.joined(separator: "\n")
+    }
+}

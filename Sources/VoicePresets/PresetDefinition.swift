@@ -1,0 +1,128 @@
+import Foundation
+
+/// One preset file, parsed and checked against `PresetSchema`, before its base is resolved.
+///
+/// Every problem that can be found in the file alone (syntax, unknown sections and keys, types,
+/// ranges) is reported here with the file and line, so resolution only has to deal with bases.
+///
+/// - Realtime: never (reads the file system).
+struct PresetDefinition: Sendable {
+    /// One validated `key = value`, kept in file order.
+    struct Setting: Sendable {
+        let key: PresetKey
+        let value: PresetValue
+        let line: Int
+    }
+
+    /// File name without `.toml`.
+    let name: String
+    /// The path as given or found.
+    let path: String
+    let description: String?
+    /// Name of the preset this one extends, and the line of the `base` key.
+    let base: (name: String, line: Int)?
+    let settings: [Setting]
+
+    /// Reads and validates the file at `path`.
+    static func read(path: String) throws(PresetError) -> PresetDefinition {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw PresetError(file: path, message: "no such preset file")
+        }
+        guard !isDirectory.boolValue else { throw PresetError(file: path, message: "is a directory, not a preset file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PresetError(file: path, message: "cannot read the file (permissions?)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw PresetError(file: path, message: "is not UTF-8 text")
+        }
+        return try PresetDefinition(path: path, text: text)
+    }
+
+    /// Parses and validates `text` as the contents of `path`.
+    init(path: String, text: String) throws(PresetError) {
+        self.path = path
+        name = PresetDefinition.name(ofPath: path)
+        let document: TOMLDocument
+        do {
+            document = try TOMLDocument(parsing: text)
+        } catch {
+            throw PresetError(file: path, line: error.line, key: error.key, message: error.message)
+        }
+
+        var description: String?
+        var base: (name: String, line: Int)?
+        for entry in document.root {
+            switch entry.key {
+            case "description":
+                guard case .string(let text) = entry.value.kind else {
+                    throw PresetError(
+                        file: path, line: entry.line, key: "description",
+                        message: "description must be a string, not \(entry.value.text)")
+                }
+                description = text
+            case "base":
+                guard case .string(let text) = entry.value.kind, !text.isEmpty, !text.contains("/") else {
+                    throw PresetError(
+                        file: path, line: entry.line, key: "base",
+                        message: "base must be the name of a preset in quotes (like \"echo-cancel\"), not \(entry.value.text)")
+                }
+                base = (text, entry.line)
+            default:
+                throw Self.unknownTopLevelKey(entry, file: path)
+            }
+        }
+        self.description = description
+        self.base = base
+
+        var settings: [Setting] = []
+        for section in document.sections {
+            guard PresetSchema.sections.contains(where: { $0.name == section.name }) else {
+                throw Self.unknownSection(section, file: path)
+            }
+            for entry in section.entries {
+                guard let key = PresetSchema.key(section: section.name, name: entry.key) else {
+                    throw Self.unknownKey(entry, section: section.name, file: path)
+                }
+                settings.append(Setting(key: key, value: try key.validate(entry.value, file: path), line: entry.line))
+            }
+        }
+        self.settings = settings
+    }
+
+    /// The preset name a file stands for: its file name without `.toml`.
+    static func name(ofPath path: String) -> String {
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        return file.hasSuffix(".toml") ? String(file.dropLast(5)) : file
+    }
+
+    private static func unknownSection(_ section: TOMLSection, file: String) -> PresetError {
+        let names = PresetSchema.sections.map(\.name)
+        let hint = Suggestion.closest(to: section.name, in: names).map { " (did you mean [\($0)]?)" }
+            ?? "; allowed: " + names.map { "[\($0)]" }.joined(separator: ", ")
+        return PresetError(
+            file: file, line: section.line, key: section.name, message: "unknown section [\(section.name)]\(hint)")
+    }
+
+    private static func unknownKey(_ entry: TOMLEntry, section: String, file: String) -> PresetError {
+        let names = PresetSchema.keys(in: section).map(\.name)
+        let hint = Suggestion.closest(to: entry.key, in: names).map { " (did you mean '\($0)'?)" }
+            ?? "; allowed in [\(section)]: " + names.joined(separator: ", ")
+        return PresetError(
+            file: file, line: entry.line, key: "\(section).\(entry.key)",
+            message: "unknown key '\(section).\(entry.key)'\(hint)")
+    }
+
+    /// Unknown top-level key; a section key written above every header gets pointed to its section.
+    private static func unknownTopLevelKey(_ entry: TOMLEntry, file: String) -> PresetError {
+        let hint: String
+        if let home = PresetSchema.keys.first(where: { $0.name == entry.key }) {
+            hint = " (it belongs under [\(home.section)])"
+        } else if let close = Suggestion.closest(to: entry.key, in: PresetSchema.topLevelKeys) {
+            hint = " (did you mean '\(close)'?)"
+        } else {
+            hint = "; allowed at the top: description, base, then [section] headers"
+        }
+        return PresetError(file: file, line: entry.line, key: entry.key, message: "unknown key '\(entry.key)'\(hint)")
+    }
+}

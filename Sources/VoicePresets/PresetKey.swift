@@ -1,0 +1,137 @@
+import VoiceEngine
+
+/// One schema entry: a key of a section, what it accepts and the `EngineConfiguration` field it sets.
+///
+/// - Realtime: never.
+struct PresetKey: Sendable {
+    enum Kind: Sendable {
+        /// A number within `range` (integers accepted); `zero` names what 0 means when 0 lies
+        /// outside the range and is still allowed ("off", "auto").
+        case number(WritableKeyPath<EngineConfiguration, Float> & Sendable, range: ClosedRange<Double>, zero: String?)
+        case boolean(WritableKeyPath<EngineConfiguration, Bool> & Sendable)
+        /// One of `choices`; `get`/`set` convert between the string and the field's enum.
+        case choice(
+            [String], get: @Sendable (EngineConfiguration) -> String,
+            set: @Sendable (inout EngineConfiguration, String) -> Void)
+    }
+
+    let section: String
+    let name: String
+    /// Unit for numbers ("dB", "ms"); empty otherwise.
+    let unit: String
+    let help: String
+    let kind: Kind
+
+    /// `section.name`, the form used in every message.
+    var fullName: String { "\(section).\(name)" }
+
+    /// What is allowed, as shown in messages and rendered comments: `20...1000 ms`,
+    /// `0 (off) or 20...500 Hz`, `true or false`, `"mono" or "stereo"`.
+    var allowed: String {
+        switch kind {
+        case .number(_, let range, let zero):
+            let span = "\(PresetNumber.text(range.lowerBound))...\(PresetNumber.text(range.upperBound)) \(unit)"
+            return zero.map { "0 (\($0)) or \(span)" } ?? span
+        case .boolean:
+            return "true or false"
+        case .choice(let choices, _, _):
+            let quoted = choices.map { "\"\($0)\"" }
+            return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
+        }
+    }
+
+    static func number(
+        _ section: String, _ name: String, _ field: WritableKeyPath<EngineConfiguration, Float> & Sendable,
+        _ range: ClosedRange<Double>, _ unit: String, _ help: String, zero: String? = nil
+    ) -> PresetKey {
+        PresetKey(section: section, name: name, unit: unit, help: help, kind: .number(field, range: range, zero: zero))
+    }
+
+    static func boolean(
+        _ section: String, _ name: String, _ field: WritableKeyPath<EngineConfiguration, Bool> & Sendable,
+        _ help: String
+    ) -> PresetKey {
+        PresetKey(section: section, name: name, unit: "", help: help, kind: .boolean(field))
+    }
+
+    /// A key whose string values are the raw values of the field's enum, in declaration order.
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ section: String, _ name: String, _ field: WritableKeyPath<EngineConfiguration, Choice> & Sendable,
+        _ help: String
+    ) -> PresetKey where Choice.RawValue == String {
+        let kind = Kind.choice(
+            Choice.allCases.map(\.rawValue),
+            get: { $0[keyPath: field].rawValue },
+            set: { configuration, text in
+                if let value = Choice(rawValue: text) { configuration[keyPath: field] = value }
+            })
+        return PresetKey(section: section, name: name, unit: "", help: help, kind: kind)
+    }
+}
+
+/// A validated value for one key, ready to apply.
+enum PresetValue: Sendable, Equatable {
+    case number(Float)
+    case boolean(Bool)
+    case choice(String)
+}
+
+extension PresetKey {
+    /// Checks `value` against the key's type and range; the error names `file`, line and full key.
+    func validate(_ value: TOMLValue, file: String) throws(PresetError) -> PresetValue {
+        func failure(_ message: String) -> PresetError {
+            PresetError(file: file, line: value.line, key: fullName, message: message)
+        }
+        switch kind {
+        case .number(_, let range, let zero):
+            let number: Double
+            switch value.kind {
+            case .integer(let i): number = Double(i)
+            case .float(let d): number = d
+            default: throw failure("\(fullName) must be a number (\(allowed)), not \(value.text)")
+            }
+            guard range.contains(number) || (zero != nil && number == 0) else {
+                throw failure("\(fullName) = \(value.text) is out of range; allowed \(allowed)")
+            }
+            return .number(Float(number))
+        case .boolean:
+            guard case .boolean(let flag) = value.kind else {
+                throw failure("\(fullName) must be true or false, not \(value.text)")
+            }
+            return .boolean(flag)
+        case .choice(let choices, _, _):
+            guard case .string(let text) = value.kind, choices.contains(text) else {
+                throw failure("\(fullName) must be \(allowed), not \(value.text)")
+            }
+            return .choice(text)
+        }
+    }
+
+    /// Writes a value produced by `validate` into `configuration`.
+    func apply(_ value: PresetValue, to configuration: inout EngineConfiguration) {
+        switch (kind, value) {
+        case (.number(let field, _, _), .number(let number)): configuration[keyPath: field] = number
+        case (.boolean(let field), .boolean(let flag)): configuration[keyPath: field] = flag
+        case (.choice(_, _, let set), .choice(let text)): set(&configuration, text)
+        default: assertionFailure("\(fullName): value \(value) does not match the key's kind")
+        }
+    }
+
+    /// The key's current value in `configuration` as TOML source text.
+    func tomlValue(in configuration: EngineConfiguration) -> String {
+        switch kind {
+        case .number(let field, _, _): PresetNumber.text(Double(configuration[keyPath: field]))
+        case .boolean(let field): configuration[keyPath: field] ? "true" : "false"
+        case .choice(_, let get, _): "\"\(get(configuration))\""
+        }
+    }
+}
+
+/// Number formatting shared by messages and the renderer.
+enum PresetNumber {
+    /// `20` rather than `20.0`; otherwise the shortest text that reads back as the same `Float`.
+    static func text(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return Float(value).description
+    }
+}

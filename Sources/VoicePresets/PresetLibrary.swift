@@ -1,0 +1,114 @@
+import Foundation
+import VoiceEngine
+
+/// Finds presets by name in an ordered list of directories and resolves them to configurations.
+///
+/// A name is the file name without `.toml`. Directories are searched in order and the first file
+/// with a name wins, so user presets placed before the shipped ones shadow them. The library holds
+/// no state besides its directories: every call reads the disk afresh, so edits show up at once.
+///
+/// - Realtime: never (file-system access).
+public struct PresetLibrary: Sendable {
+    /// Searched in order; a later directory never overrides a name found in an earlier one.
+    public let directories: [String]
+
+    public init(directories: [String]) {
+        self.directories = directories
+    }
+
+    /// All preset names across the directories, sorted and unique.
+    public func names() -> [String] {
+        var names = Set<String>()
+        for directory in directories {
+            guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for file in files where file.hasSuffix(".toml") && !file.hasPrefix(".") {
+                if isFile(directory + "/" + file) { names.insert(PresetDefinition.name(ofPath: file)) }
+            }
+        }
+        return names.sorted()
+    }
+
+    /// Name, description and file of every preset, in name order. A preset that does not parse
+    /// still appears, with the error as its description, so `presets list` shows what to fix.
+    public func summaries() -> [(name: String, description: String, source: String)] {
+        names().compactMap { name in
+            guard let path = paths(named: name).first else { return nil }
+            do {
+                return (name, try PresetDefinition.read(path: path).description ?? "", path)
+            } catch {
+                return (name, "(invalid: \(error))", path)
+            }
+        }
+    }
+
+    /// Loads a preset by name, or by path when `nameOrPath` contains "/" or ends with `.toml`.
+    public func load(_ nameOrPath: String) throws(PresetError) -> Preset {
+        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") { return try check(nameOrPath) }
+        guard let path = paths(named: nameOrPath).first else {
+            throw PresetError(file: "", key: nil, message: "preset '\(nameOrPath)' not found; \(availability())")
+        }
+        return try check(path)
+    }
+
+    /// Validates the file at `path` and resolves it, its base found through this library.
+    public func check(_ path: String) throws(PresetError) -> Preset {
+        let definition = try PresetDefinition.read(path: path)
+        return Preset(
+            name: definition.name, description: definition.description ?? "", source: definition.path,
+            base: definition.base?.name, configuration: try resolve(definition, chain: []))
+    }
+
+    /// `EngineConfiguration()` defaults, then the base chain outermost first, then `definition`'s keys.
+    ///
+    /// `chain` holds the presets that (transitively) extend `definition`. A base is looked up by
+    /// name, skipping files already in the chain: that lets a user preset `echo-cancel` extend the
+    /// shipped `echo-cancel` it shadows, and turns true cycles into a "base cycle" error.
+    private func resolve(_ definition: PresetDefinition, chain: [PresetDefinition]) throws(PresetError) -> EngineConfiguration {
+        var configuration = EngineConfiguration()
+        if let base = definition.base {
+            let chain = chain + [definition]
+            let candidates = paths(named: base.name)
+            let visited = Set(chain.map { Self.canonical($0.path) })
+            guard !candidates.isEmpty else {
+                throw PresetError(
+                    file: definition.path, line: base.line, key: "base",
+                    message: "base preset '\(base.name)' not found; \(availability(excluding: definition.name))")
+            }
+            guard let path = candidates.first(where: { !visited.contains(Self.canonical($0)) }) else {
+                let names = (chain.map(\.name) + [base.name]).joined(separator: " -> ")
+                throw PresetError(
+                    file: definition.path, line: base.line, key: "base", message: "base cycle: \(names)")
+            }
+            configuration = try resolve(PresetDefinition.read(path: path), chain: chain)
+        }
+        for setting in definition.settings {
+            setting.key.apply(setting.value, to: &configuration)
+        }
+        return configuration
+    }
+
+    /// Every file for `name`, in directory order (the first one is the preset `name` means).
+    func paths(named name: String) -> [String] {
+        directories.map { $0 + "/" + name + ".toml" }.filter(isFile)
+    }
+
+    /// "available: a, b, c", or where nothing was found, for not-found messages.
+    private func availability(excluding excluded: String? = nil) -> String {
+        let names = names().filter { $0 != excluded }
+        if names.isEmpty {
+            let searched = directories.isEmpty ? "(no directories)" : directories.joined(separator: ", ")
+            return "no presets found in \(searched)"
+        }
+        return "available: " + names.joined(separator: ", ")
+    }
+
+    private func isFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// Absolute, symlink-free form of `path`, so one file reached two ways counts once in a chain.
+    private static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

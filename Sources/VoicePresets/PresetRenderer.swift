@@ -1,0 +1,46 @@
+/// Prints a resolved preset as TOML: every key, each with a comment giving its meaning and range.
+///
+/// The output is what `voicerack presets show NAME` prints: a complete, self-contained preset with
+/// the base already folded in (so no `base` key), which parses back to the same configuration and
+/// makes a good starting point for a user preset.
+///
+/// - Realtime: never.
+public enum PresetRenderer {
+    public static func toml(_ preset: Preset) -> String {
+        var lines = ["# Preset '\(preset.name)', fully resolved from \(preset.source)."]
+        if let base = preset.base {
+            lines.append("# It extends '\(base)'; the base's values are already folded in below.")
+        }
+        lines.append("description = \(quoted(preset.description))")
+        // Comments start in one column across the file so the values read as a table.
+        let assignments = PresetSchema.keys.map { "\($0.name) = \($0.tomlValue(in: preset.configuration))" }
+        let width = assignments.map(\.count).max() ?? 0
+        for section in PresetSchema.sections {
+            lines += ["", "# \(section.help)", "[\(section.name)]"]
+            for (key, assignment) in zip(PresetSchema.keys, assignments) where key.section == section.name {
+                let padding = String(repeating: " ", count: width - assignment.count)
+                lines.append("\(assignment)\(padding)  # \(key.allowed). \(key.help)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A TOML basic string; control characters are escaped so the value stays on one line.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,60 @@
+import VoiceEngine
+
+/// Every key a preset may set: its section, type, allowed values, unit, help and target field.
+///
+/// The single source of truth for validation (`PresetDefinition`), resolution (`apply`) and
+/// rendering (`PresetRenderer`), so the three cannot drift apart. Ranges are deliberately
+/// narrower than what the engine would accept: they keep hand-edited presets in the region where
+/// the DSP behaves sensibly.
+///
+/// - Realtime: never.
+enum PresetSchema {
+    /// Top-level keys that are not configuration fields.
+    static let topLevelKeys = ["description", "base"]
+
+    /// Sections in the order they are rendered (the order of the signal flow), with a one-line help.
+    static let sections: [(name: String, help: String)] = [
+        ("input", "Microphone gain and high-pass filter, before everything else."),
+        ("echo_canceller", "Acoustic echo canceller (speexdsp) and the alignment of its far-end reference."),
+        ("preprocessor", "Noise and residual-echo suppression, voice activity detection, dereverberation (speexdsp)."),
+        ("agc", "Voice leveller: slowly steers the voice towards a target level."),
+        ("output", "Gain applied to voice_out, after all processing."),
+    ]
+
+    static let keys: [PresetKey] = [
+        .number("input", "gain_db", \.inputGainDB, -40...40, "dB", "Gain applied to the microphone before any processing."),
+        .number("input", "highpass_hz", \.highPassHz, 20...500, "Hz", "High-pass corner that removes rumble and handling noise.", zero: "off"),
+
+        .boolean("echo_canceller", "enabled", \.echoCancellation, "Cancel the echo of the far end (far_in_L/R) from the microphone."),
+        .number("echo_canceller", "tail_ms", \.tailMilliseconds, 20...1000, "ms", "Length of the echo path modelled; cover the room's reverb, cost grows with it."),
+        .number("echo_canceller", "frame_ms", \.frameMilliseconds, 2.5...40, "ms", "Frame of the canceller and preprocessor; 0 derives it from the JACK block size.", zero: "auto"),
+        .choice("echo_canceller", "reference", \.reference, "Stereo far end as mono (L+R)/2, one echo path, or stereo, two paths at twice the cost."),
+        .choice("echo_canceller", "delay", \.delayMode, "Reference delay: auto estimates it from the signals, fixed uses delay_ms as is."),
+        .number("echo_canceller", "delay_ms", \.delayMilliseconds, 0...2000, "ms", "Reference delay when fixed; the starting estimate when auto."),
+        .number("echo_canceller", "max_delay_ms", \.maximumDelayMilliseconds, 50...2000, "ms", "Largest speaker-to-mic delay the estimator searches."),
+        .number("echo_canceller", "delay_margin_ms", \.delayMarginMilliseconds, 0...100, "ms", "Kept off the estimate so the reference always leads its echo."),
+
+        .boolean("preprocessor", "enabled", \.preprocess, "Run the speexdsp preprocessor on the voice."),
+        .boolean("preprocessor", "noise_suppression", \.noiseSuppression, "Suppress stationary background noise."),
+        .number("preprocessor", "noise_suppress_db", \.noiseSuppressDB, -60...0, "dB", "Most attenuation applied to noise; deeper sounds cleaner but more artificial."),
+        .number("preprocessor", "echo_suppress_db", \.echoSuppressDB, -90...0, "dB", "Most attenuation of residual echo while only the far end talks."),
+        .number("preprocessor", "echo_suppress_active_db", \.echoSuppressActiveDB, -90...0, "dB", "Most attenuation of residual echo while the near end talks too (double talk)."),
+        .boolean("preprocessor", "vad", \.voiceActivityDetection, "Detect speech, so the leveller only adapts while someone talks."),
+        .boolean("preprocessor", "dereverb", \.dereverb, "Reduce room reverberation (can sound processed)."),
+        .number("preprocessor", "residual_echo_gate_db", \.residualEchoGateDB, -30...0, "dB", "Extra attenuation while only the far end plays (0 = off); stronger values can clip double talk."),
+
+        .boolean("agc", "enabled", \.leveller, "Level the voice towards target_dbfs."),
+        .number("agc", "target_dbfs", \.levellerTargetDBFS, -40...(-6), "dBFS", "Level the voice is steered towards."),
+        .number("agc", "max_gain_db", \.levellerMaxGainDB, 0...30, "dB", "Most gain the leveller may add; caps how much quiet noise is raised."),
+        .number("agc", "speed_db_per_s", \.levellerSpeedDBPerSecond, 0.5...30, "dB/s", "How fast the gain may change."),
+
+        .number("output", "gain_db", \.outputGainDB, -40...40, "dB", "Gain applied to voice_out after all processing."),
+    ]
+
+    /// The key `name` of `section`, if the schema has one.
+    static func key(section: String, name: String) -> PresetKey? {
+        keys.first { $0.section == section && $0.name == name }
+    }
+
+    static func keys(in section: String) -> [PresetKey] { keys.filter { $0.section == section } }
+}

@@ -1,0 +1,117 @@
+import Synchronization
+
+/// Health figures the process thread publishes and the main thread reads, one atomic per figure.
+///
+/// Levels are linear (1.0 = full scale), delays are in samples at the engine's rate, counters
+/// only grow. The process thread stores with `.relaxed` ordering: each figure is independent and a
+/// reader that sees a slightly stale mix of figures is fine for a status line.
+///
+/// - Realtime: the `publish…` side is safe for the process thread; `snapshot()` is for any other
+///   thread. Allocate the board once (it lives at a stable address: atomics cannot move).
+public struct HealthBoard: ~Copyable, @unchecked Sendable {
+    @usableFromInline let micLevel = Atomic<UInt32>(0)
+    @usableFromInline let micPeak = Atomic<UInt32>(0)
+    @usableFromInline let farLevel = Atomic<UInt32>(0)
+    @usableFromInline let outputLevel = Atomic<UInt32>(0)
+    @usableFromInline let outputPeak = Atomic<UInt32>(0)
+    @usableFromInline let echoReturnLossEnhancement = Atomic<UInt32>(0)
+    @usableFromInline let levellerGain = Atomic<UInt32>(0)
+    @usableFromInline let delayConfidence = Atomic<UInt32>(0)
+    @usableFromInline let estimatedDelay = Atomic<Int>(-1)
+    @usableFromInline let appliedDelay = Atomic<Int>(0)
+    @usableFromInline let voiceActive = Atomic<Bool>(false)
+    @usableFromInline let farActive = Atomic<Bool>(false)
+    @usableFromInline let clippedInputSamples = Atomic<Int>(0)
+    @usableFromInline let clippedOutputSamples = Atomic<Int>(0)
+    @usableFromInline let framesProcessed = Atomic<Int>(0)
+    @usableFromInline let nonFiniteSamples = Atomic<Int>(0)
+    @usableFromInline let cancellerResets = Atomic<Int>(0)
+
+    public init() {}
+
+    /// Publishes one set of figures. - Realtime: safe.
+    @inlinable @_noLocks
+    public func publish(_ figures: borrowing HealthFigures) {
+        micLevel.store(figures.micLevel.bitPattern, ordering: .relaxed)
+        micPeak.store(figures.micPeak.bitPattern, ordering: .relaxed)
+        farLevel.store(figures.farLevel.bitPattern, ordering: .relaxed)
+        outputLevel.store(figures.outputLevel.bitPattern, ordering: .relaxed)
+        outputPeak.store(figures.outputPeak.bitPattern, ordering: .relaxed)
+        echoReturnLossEnhancement.store(figures.echoReturnLossEnhancement.bitPattern, ordering: .relaxed)
+        levellerGain.store(figures.levellerGain.bitPattern, ordering: .relaxed)
+        delayConfidence.store(figures.delayConfidence.bitPattern, ordering: .relaxed)
+        estimatedDelay.store(figures.estimatedDelay, ordering: .relaxed)
+        appliedDelay.store(figures.appliedDelay, ordering: .relaxed)
+        voiceActive.store(figures.voiceActive, ordering: .relaxed)
+        farActive.store(figures.farActive, ordering: .relaxed)
+        clippedInputSamples.store(figures.clippedInputSamples, ordering: .relaxed)
+        clippedOutputSamples.store(figures.clippedOutputSamples, ordering: .relaxed)
+        framesProcessed.store(figures.framesProcessed, ordering: .relaxed)
+        nonFiniteSamples.store(figures.nonFiniteSamples, ordering: .relaxed)
+        cancellerResets.store(figures.cancellerResets, ordering: .relaxed)
+    }
+
+    /// The figures as last published. - Realtime: not needed there; any thread may call.
+    public func snapshot() -> HealthFigures {
+        var f = HealthFigures()
+        f.micLevel = Float(bitPattern: micLevel.load(ordering: .relaxed))
+        f.micPeak = Float(bitPattern: micPeak.load(ordering: .relaxed))
+        f.farLevel = Float(bitPattern: farLevel.load(ordering: .relaxed))
+        f.outputLevel = Float(bitPattern: outputLevel.load(ordering: .relaxed))
+        f.outputPeak = Float(bitPattern: outputPeak.load(ordering: .relaxed))
+        f.echoReturnLossEnhancement = Float(bitPattern: echoReturnLossEnhancement.load(ordering: .relaxed))
+        f.levellerGain = Float(bitPattern: levellerGain.load(ordering: .relaxed))
+        f.delayConfidence = Float(bitPattern: delayConfidence.load(ordering: .relaxed))
+        f.estimatedDelay = estimatedDelay.load(ordering: .relaxed)
+        f.appliedDelay = appliedDelay.load(ordering: .relaxed)
+        f.voiceActive = voiceActive.load(ordering: .relaxed)
+        f.farActive = farActive.load(ordering: .relaxed)
+        f.clippedInputSamples = clippedInputSamples.load(ordering: .relaxed)
+        f.clippedOutputSamples = clippedOutputSamples.load(ordering: .relaxed)
+        f.framesProcessed = framesProcessed.load(ordering: .relaxed)
+        f.nonFiniteSamples = nonFiniteSamples.load(ordering: .relaxed)
+        f.cancellerResets = cancellerResets.load(ordering: .relaxed)
+        return f
+    }
+}
+
+/// One set of health figures: levels linear (1.0 = full scale), delays in samples.
+public struct HealthFigures: Sendable, BitwiseCopyable {
+    /// Microphone RMS level after input gain and high-pass, smoothed over about 300 ms.
+    public var micLevel: Float = 0
+    /// Microphone peak level with a slow release.
+    public var micPeak: Float = 0
+    /// Far-end (echo reference) RMS level.
+    public var farLevel: Float = 0
+    /// Processed voice RMS level.
+    public var outputLevel: Float = 0
+    /// Processed voice peak level with a slow release.
+    public var outputPeak: Float = 0
+    /// Echo return loss enhancement as a power ratio (mic / output) over far-end-only frames;
+    /// 0 until measured.
+    public var echoReturnLossEnhancement: Float = 0
+    /// Gain the voice leveller applies, linear.
+    public var levellerGain: Float = 1
+    /// Normalised correlation at the estimated delay, 0...1.
+    public var delayConfidence: Float = 0
+    /// Estimated mic/reference bulk delay in samples; -1 until found.
+    public var estimatedDelay: Int = -1
+    /// Delay applied to the reference in samples.
+    public var appliedDelay: Int = 0
+    /// Near-end voice detected in the last frame.
+    public var voiceActive = false
+    /// Far-end signal present in the last frame.
+    public var farActive = false
+    /// Microphone samples at or beyond full scale.
+    public var clippedInputSamples = 0
+    /// Output samples that had to be clamped to full scale.
+    public var clippedOutputSamples = 0
+    /// Samples of microphone audio processed.
+    public var framesProcessed = 0
+    /// NaN or infinite input samples replaced by silence.
+    public var nonFiniteSamples = 0
+    /// Times the echo canceller was reset (e.g. after a reference delay change).
+    public var cancellerResets = 0
+
+    public init() {}
+}

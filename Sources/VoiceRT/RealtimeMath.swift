@@ -1,0 +1,11 @@
+/// Math the process thread needs that the `@_noLocks` checker cannot see through.
+///
+/// - Realtime: safe.
+public enum RealtimeMath {
+    /// √x. Realtime: `Float.squareRoot` compiles to one square-root instruction, but at -Onone it
+    /// is an opaque stdlib call the checker rejects, so it is vouched for here once.
+    @inlinable @inline(__always) @_noLocks
+    public static func squareRoot(_ x: Float) -> Float {
+        _unsafePerformance { x.squareRoot() }
+    }
+}

@@ -1,0 +1,132 @@
+import VoiceRT
+
+import Foundation
+
+/// Automatic gain control that levels the near-end voice and never lifts echo or noise.
+///
+/// speexdsp's own AGC sits after the echo canceller and raises whatever comes out, residual echo
+/// included (the yardstick shows ERLE collapsing to ~1 dB with it on). This leveller only learns
+/// while near-end voice is detected and applies gain above 0 dB only then (plus a short hangover
+/// so word endings are not cut) and only when the caller allows lifting; otherwise the applied
+/// gain falls back to at most 0 dB. Attenuation of a too-loud voice applies at all times.
+///
+/// Level is tracked as a mean square over voiced frames (time constant `levelTimeConstant`), the
+/// gain slews at most `speed_db_per_s`, and the applied gain glides over 10 ms.
+public struct VoiceLeveller: VoiceUnit, Sendable {
+    public static let parameters = [
+        ParameterDescriptor(
+            id: "target_dbfs", name: "Target level", range: -40 ... -6, defaultValue: -20,
+            unit: .decibelsFullScale),
+        ParameterDescriptor(
+            id: "max_gain_db", name: "Maximum gain", range: 0...30, defaultValue: 12, unit: .decibels),
+        ParameterDescriptor(
+            id: "speed_db_per_s", name: "Gain speed", range: 0.5...30, defaultValue: 6,
+            unit: .decibelsPerSecond),
+    ]
+
+    /// Seconds over which the voiced level is averaged.
+    static let levelTimeConstant: Double = 0.4
+    /// Seconds the gain stays up after the last voiced frame.
+    static let hangover: Double = 0.3
+    /// Largest cut applied to a voice that is too loud, in dB.
+    static let maximumCutDB: Float = 12
+
+    private var targetDB: Float
+    private var maxGainDB: Float
+    private var speedDBPerSecond: Float
+
+    // Derived in `prepare` (linear / per-sample terms, so `process` needs no libm).
+    private var targetPower: Float = 0.01
+    private var maxGain: Float = 4
+    private var minGain: Float = 0.25
+    private var slewPerSample: Float = 0
+    private var levelRatePerSample: Float = 0
+    private var hangoverSamples = 0
+    private var sampleRate: Double = 48_000
+
+    private var level: Float = 0.01
+    private var gain: Float = 1
+    private var holdRemaining = 0
+    private var applied = SmoothedGain()
+
+    public init(targetDBFS: Float = -20, maxGainDB: Float = 12, speedDBPerSecond: Float = 6) {
+        targetDB = Self.clamp(0, targetDBFS)
+        self.maxGainDB = Self.clamp(1, maxGainDB)
+        self.speedDBPerSecond = Self.clamp(2, speedDBPerSecond)
+    }
+
+    /// Gain being applied now, linear. - Realtime: safe.
+    @_noLocks
+    public func currentGain() -> Float { applied.current }
+
+    public mutating func prepare(_ spec: ProcessSpec) {
+        sampleRate = spec.sampleRate
+        deriveCoefficients()
+        applied.rampLength = max(1, Int(spec.sampleRate * 0.01))
+        reset()
+    }
+
+    public mutating func setParameter(_ index: Int, _ value: Float) {
+        let v = Self.clamp(index, value)
+        switch index {
+        case 0: targetDB = v
+        case 1: maxGainDB = v
+        default: speedDBPerSecond = v
+        }
+        deriveCoefficients()
+    }
+
+    /// Turns the parameters into the linear, per-sample terms `process` uses.
+    private mutating func deriveCoefficients() {
+        let rate = Float(sampleRate)
+        targetPower = powf(10, targetDB / 10)
+        maxGain = powf(10, maxGainDB / 20)
+        minGain = powf(10, -Self.maximumCutDB / 20)
+        slewPerSample = logf(10) / 20 * speedDBPerSecond / rate
+        levelRatePerSample = 1 / (Float(Self.levelTimeConstant) * rate)
+        hangoverSamples = Int(Self.hangover * sampleRate)
+    }
+
+    /// Levels `frames` samples assumed to be voiced. - Realtime: safe.
+    @_noLocks
+    public mutating func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        process(buffer, frames: frames, voiceActive: true)
+    }
+
+    /// Levels `frames` samples; `voiceActive` says whether near-end voice is in them, and
+    /// `liftAllowed` whether gain above 0 dB may be applied at all (the engine forbids it while
+    /// the far end plays, so echo can never be lifted). - Realtime: safe.
+    @_noLocks
+    public mutating func process(
+        _ buffer: UnsafeMutablePointer<Float>, frames: Int, voiceActive: Bool, liftAllowed: Bool = true
+    ) {
+        if voiceActive {
+            learn(buffer, frames: frames)
+            holdRemaining = hangoverSamples
+        } else {
+            holdRemaining = max(0, holdRemaining - frames)
+        }
+        applied.setTarget(holdRemaining > 0 && liftAllowed ? gain : min(gain, 1))
+        applied.apply(buffer, frames: frames)
+    }
+
+    /// Updates the voiced level and moves the gain towards the target at the slew limit.
+    @inline(__always) @_noLocks
+    private mutating func learn(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        var power: Float = 0
+        for i in 0..<frames { power += buffer[i] * buffer[i] }
+        power /= Float(max(frames, 1))
+        // The level is measured before gain, so the loop does not chase its own output.
+        level += min(1, levelRatePerSample * Float(frames)) * (power - level)
+        let wanted = min(max(RealtimeMath.squareRoot(targetPower / max(level, 1e-10)), minGain), maxGain)
+        let step = 1 + slewPerSample * Float(frames)
+        gain = wanted > gain ? min(wanted, gain * step) : max(wanted, gain / step)
+    }
+
+    public mutating func reset() {
+        level = targetPower
+        gain = 1
+        holdRemaining = 0
+        applied.jump(to: 1)
+    }
+}

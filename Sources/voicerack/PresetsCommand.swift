@@ -1,0 +1,62 @@
+import ArgumentParser
+import VoicePresets
+
+/// `voicerack presets`: list, show and check presets.
+struct Presets: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, show and check presets.",
+        discussion: """
+            Presets are TOML files. voicerack looks in $VOICERACK_PRESETS, then \
+            ~/.config/voicerack/presets, then the presets shipped with voicerack. A preset may \
+            extend another with `base = "NAME"`.
+            """,
+        subcommands: [List.self, Show.self, Check.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the presets voicerack finds.")
+
+        func run() throws {
+            for summary in PresetLibrary.standard().summaries() {
+                print("\(summary.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(summary.description)")
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a preset with every setting resolved (base applied, defaults filled in).")
+
+        @Argument(help: "Preset name or path to a .toml file.")
+        var preset: String
+
+        func run() throws {
+            do {
+                print(PresetRenderer.toml(try PresetLibrary.standard().load(preset)), terminator: "")
+            } catch {
+                throw failureExit(reporting: error)
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate preset files; prints each problem with file, line and key (exit 65 if any).")
+
+        @Argument(help: "Preset files to check.")
+        var files: [String]
+
+        func run() throws {
+            var failed = false
+            for file in files {
+                do {
+                    let preset = try PresetLibrary.standard().check(file)
+                    print("\(file): ok (\(preset.name)\(preset.base.map { ", extends \($0)" } ?? ""))")
+                } catch {
+                    printError(error.description)
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode(65) }
+        }
+    }
+}

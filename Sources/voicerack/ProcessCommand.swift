@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import VoiceEngine
+import VoiceFiles
+import VoiceHost
+import VoicePresets
+
+/// `voicerack process`: the engine over files.
+struct Process: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Process a microphone recording offline with the same engine the JACK client runs.",
+        discussion: """
+            MIC is the microphone recording (mono). REF is what the loudspeakers played at the same \
+            time (mono or stereo; resampled if its rate differs); presets with echo cancellation need \
+            it. OUT gets the processed voice at MIC's rate and length, sample-aligned with MIC.
+
+            Example:
+              voicerack process --preset echo-cancel --mic mic.wav --ref far.wav --out clean.wav
+            """)
+
+    @Option(name: .long, help: "Preset name (see `voicerack presets list`) or path to a .toml file.")
+    var preset: String = "echo-cancel"
+
+    @Option(name: .long, help: ArgumentHelp("Microphone recording (any format libsndfile reads).", valueName: "file"))
+    var mic: String
+
+    @Option(name: .long, help: ArgumentHelp("Far-end reference: what the loudspeakers played.", valueName: "file"))
+    var ref: String?
+
+    @Option(name: .long, help: ArgumentHelp("Output file for the processed voice.", valueName: "file"))
+    var out: String
+
+    @Option(name: .long, help: "Block size in samples, as a JACK period (1-8192).")
+    var block: Int = 256
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Output format CONTAINER[:ENCODING], e.g. wav:float, wav:pcm16, flac:pcm24 (default from OUT's extension).",
+            valueName: "format"))
+    var format: String?
+
+    @Flag(name: .long, help: "Overwrite OUT if it exists.")
+    var force = false
+
+    @Flag(name: .long, help: "Pad or cut a reference whose length differs from the mic's instead of refusing.")
+    var allowLengthMismatch = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard VoiceEngine.blockSizes.contains(block) else {
+            throw ValidationError("--block \(block) is out of range; use 1-8192 samples (a JACK period)")
+        }
+    }
+
+    func run() throws {
+        do {
+            let loaded = try PresetLibrary.standard().load(preset)
+            var request = OfflineRequest(micPath: mic, referencePath: ref, outputPath: out)
+            request.blockSize = block
+            request.force = force
+            request.allowLengthMismatch = allowLengthMismatch
+            if let format {
+                do { request.format = try AudioFormat(parsing: format) } catch {
+                    throw HostError(.usage, "--format: \(error.description)")
+                }
+            }
+            let bar = ProgressBar(label: "processing", worthShowing: !quiet)
+            let report = try OfflineProcessor.run(
+                request, configuration: loaded.configuration, progress: { bar.update($0) })
+            bar.finish()
+            guard !quiet else { return }
+            for note in report.notes { printNote(note) }
+            print(report.summary(micPath: mic, outputPath: out, presetName: loaded.name))
+        } catch {
+            throw failureExit(reporting: error)
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Testing
+import VoiceEngine
+
+@testable import VoicePresets
+
+/// Every kind of bad preset is reported with the file, the line, the full key and what is allowed.
+@Suite struct PresetErrorTests {
+    /// Writes `text` as `bad.toml`, loads it by path and returns the error (checking file and line).
+    private func error(
+        _ text: String, line: Int?, key: String?, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> PresetError? {
+        let temporary = try TemporaryPresets()
+        let path = try temporary.write("bad", text)
+        guard let error = presetError({ () throws(PresetError) in try temporary.library.load(path) }) else { return nil }
+        #expect(error.file == path, sourceLocation: sourceLocation)
+        #expect(error.line == line, sourceLocation: sourceLocation)
+        #expect(error.key == key, sourceLocation: sourceLocation)
+        let prefix = line.map { "\(path):\($0): " } ?? "\(path): "
+        #expect(error.description == prefix + error.message, sourceLocation: sourceLocation)
+        return error
+    }
+
+    @Test func missingEquals() throws {
+        let e = try error("[input]\ngain_db 3\n", line: 2, key: "input.gain_db")
+        #expect(e?.message == "expected '=' after key 'input.gain_db'")
+    }
+
+    @Test func unterminatedString() throws {
+        let e = try error("# comment\ndescription = \"never closed\n", line: 2, key: "description")
+        #expect(e?.message == "unterminated string for 'description'; expected a closing \"")
+        let literal = try error("[echo_canceller]\nreference = 'mono\n", line: 2, key: "echo_canceller.reference")
+        #expect(literal?.message.hasPrefix("unterminated string for 'echo_canceller.reference'") == true)
+    }
+
+    @Test func otherSyntaxErrors() throws {
+        #expect(try error("[input\n", line: 1, key: nil)?.message == "expected ']' to close section [input")
+        #expect(try error("[a.b]\n", line: 1, key: nil)?.message.contains("single-level") == true)
+        #expect(try error("\n\n[output]\ngain_db =\n", line: 4, key: "output.gain_db")?.message
+            == "expected a value after 'output.gain_db ='")
+        #expect(try error("[agc]\nenabled = yes\n", line: 2, key: "agc.enabled")?.message
+            == "expected a string, number or boolean for 'agc.enabled', found 'yes' (strings need quotes)")
+        #expect(try error("[agc]\ntarget_dbfs = -20 dB\n", line: 2, key: "agc.target_dbfs")?.message
+            == "expected end of line or '#' comment after the value of 'agc.target_dbfs', found 'd'")
+        #expect(try error("echo_canceller.tail_ms = 100\n", line: 1, key: "echo_canceller")?.message
+            .contains("dotted keys are not supported") == true)
+        #expect(try error("description = \"bad \\q escape\"\n", line: 1, key: "description")?.message
+            .hasPrefix("invalid escape '\\q'") == true)
+        #expect(try error("[input]\ngain_db = 1__0\n", line: 2, key: "input.gain_db") != nil)
+        #expect(try error("[input]\ngain_db = 007\n", line: 2, key: "input.gain_db") != nil)
+    }
+
+    @Test func unknownSection() throws {
+        let e = try error("description = \"x\"\n\n[echo]\ntail_ms = 100\n", line: 3, key: "echo")
+        #expect(e?.message == "unknown section [echo] (did you mean [echo_canceller]?)")
+        let far = try error("[zzz]\n", line: 1, key: "zzz")
+        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [output]")
+    }
+
+    @Test func unknownKey() throws {
+        let e = try error("[echo_canceller]\nenabled = true\ntail = 100\n", line: 3, key: "echo_canceller.tail")
+        #expect(e?.message == "unknown key 'echo_canceller.tail' (did you mean 'tail_ms'?)")
+        let typo = try error("[preprocessor]\nnoise_supress_db = -10\n", line: 2, key: "preprocessor.noise_supress_db")
+        #expect(typo?.message == "unknown key 'preprocessor.noise_supress_db' (did you mean 'noise_suppress_db'?)")
+        let far = try error("[agc]\nqqq = 1\n", line: 2, key: "agc.qqq")
+        #expect(far?.message == "unknown key 'agc.qqq'; allowed in [agc]: enabled, target_dbfs, max_gain_db, speed_db_per_s")
+        let misplaced = try error("tail_ms = 100\n", line: 1, key: "tail_ms")
+        #expect(misplaced?.message == "unknown key 'tail_ms' (it belongs under [echo_canceller])")
+        let top = try error("descripton = \"x\"\n", line: 1, key: "descripton")
+        #expect(top?.message == "unknown key 'descripton' (did you mean 'description'?)")
+    }
+
+    @Test func outOfRange() throws {
+        let text = "description = \"x\"\n\n[echo_canceller]\nenabled = true\n\n# long room\ntail_ms = 5000\n"
+        let e = try error(text, line: 7, key: "echo_canceller.tail_ms")
+        #expect(e?.message == "echo_canceller.tail_ms = 5000 is out of range; allowed 20...1000 ms")
+        let highpass = try error("[input]\nhighpass_hz = 10\n", line: 2, key: "input.highpass_hz")
+        #expect(highpass?.message == "input.highpass_hz = 10 is out of range; allowed 0 (off) or 20...500 Hz")
+        let frame = try error("[echo_canceller]\nframe_ms = 1.5\n", line: 2, key: "echo_canceller.frame_ms")
+        #expect(frame?.message == "echo_canceller.frame_ms = 1.5 is out of range; allowed 0 (auto) or 2.5...40 ms")
+        let target = try error("[agc]\ntarget_dbfs = -3\n", line: 2, key: "agc.target_dbfs")
+        #expect(target?.message == "agc.target_dbfs = -3 is out of range; allowed -40...-6 dBFS")
+    }
+
+    @Test func wrongType() throws {
+        let e = try error("[input]\n\n\n[preprocessor]\nvad = \"yes\"\n", line: 5, key: "preprocessor.vad")
+        #expect(e?.message == "preprocessor.vad must be true or false, not \"yes\"")
+        let number = try error("[output]\ngain_db = \"loud\"\n", line: 2, key: "output.gain_db")
+        #expect(number?.message == "output.gain_db must be a number (-40...40 dB), not \"loud\"")
+        let boolean = try error("[agc]\nmax_gain_db = true\n", line: 2, key: "agc.max_gain_db")
+        #expect(boolean?.message == "agc.max_gain_db must be a number (0...30 dB), not true")
+        let choice = try error("[echo_canceller]\nreference = \"quad\"\n", line: 2, key: "echo_canceller.reference")
+        #expect(choice?.message == "echo_canceller.reference must be \"mono\" or \"stereo\", not \"quad\"")
+        let description = try error("description = 3\n", line: 1, key: "description")
+        #expect(description?.message == "description must be a string, not 3")
+    }
+
+    @Test func duplicates() throws {
+        let key = try error("[agc]\nenabled = true\nenabled = false\n", line: 3, key: "agc.enabled")
+        #expect(key?.message == "duplicate key 'agc.enabled' in [agc] (first on line 2)")
+        let section = try error("[agc]\nenabled = true\n[output]\n[agc]\n", line: 4, key: nil)
+        #expect(section?.message == "duplicate section [agc] (first on line 1)")
+        let top = try error("base = \"raw\"\nbase = \"podcast\"\n", line: 2, key: "base")
+        #expect(top?.message == "duplicate key 'base' in the top level (first on line 1)")
+    }
+
+    @Test func missingBase() throws {
+        let e = try error("description = \"x\"\nbase = \"nope\"\n", line: 2, key: "base")
+        #expect(e?.message.hasPrefix("base preset 'nope' not found; available: ") == true)
+        #expect(e?.message.contains("echo-cancel, podcast, raw") == true)
+        #expect(e?.message.contains("bad") == false)  // the file itself is not offered as its own base
+    }
+
+    @Test func baseCycle() throws {
+        let temporary = try TemporaryPresets()
+        let a = try temporary.write("a", "base = \"b\"\n")
+        try temporary.write("b", "# b extends c\nbase = \"c\"\n")
+        let c = try temporary.write("c", "\n\nbase = \"a\"\n")
+        let e = presetError { () throws(PresetError) in try temporary.library.load("a") }
+        #expect(e?.file == c)
+        #expect(e?.line == 3)
+        #expect(e?.key == "base")
+        #expect(e?.message == "base cycle: a -> b -> c -> a")
+        #expect(e?.description == "\(c):3: base cycle: a -> b -> c -> a")
+        let own = presetError { () throws(PresetError) in try temporary.library.check(a) }
+        #expect(own?.message == "base cycle: a -> b -> c -> a")
+    }
+
+    @Test func selfBase() throws {
+        let temporary = try TemporaryPresets()
+        try temporary.write("loop", "base = \"loop\"\n")
+        let e = presetError { () throws(PresetError) in try temporary.library.load("loop") }
+        #expect(e?.message == "base cycle: loop -> loop")
+    }
+
+    @Test func badBaseInABaseNamesThatFile() throws {
+        let temporary = try TemporaryPresets()
+        try temporary.write("top", "base = \"middle\"\n")
+        let middle = try temporary.write("middle", "[agc]\nspeed_db_per_s = 0\n")
+        let e = presetError { () throws(PresetError) in try temporary.library.load("top") }
+        #expect(e?.file == middle)
+        #expect(e?.line == 2)
+        #expect(e?.description == "\(middle):2: agc.speed_db_per_s = 0 is out of range; allowed 0.5...30 dB/s")
+    }
+
+    @Test func unknownNameAndMissingFile() throws {
+        let temporary = try TemporaryPresets()
+        let e = presetError { () throws(PresetError) in try temporary.library.load("nope") }
+        #expect(e?.file == "")
+        #expect(e?.description.hasPrefix("preset 'nope' not found; available: ") == true)
+        let missing = temporary.directory + "/absent.toml"
+        let file = presetError { () throws(PresetError) in try temporary.library.load(missing) }
+        #expect(file?.description == "\(missing): no such preset file")
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, runs every test target, then the real-time safety
+# tests again with RealtimeSanitizer's runtime linked (a separate build folder, .build-rtsan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+swift build --build-tests
+swift test --skip RealtimeSafetyTests
+runtime=$(clang --print-file-name=libclang_rt.rtsan-x86_64.a 2>/dev/null || true)
+if [ -f "$runtime" ]; then
+  echo "test.sh: real-time safety tests under RealtimeSanitizer ($runtime)"
+  VOICERACK_RTSAN_RUNTIME=$runtime swift test --scratch-path .build-rtsan --filter RealtimeSafetyTests
+else
+  echo "test.sh: RealtimeSanitizer runtime not found; running the real-time tests without it" >&2
+  swift test --filter RealtimeSafetyTests
+fi
