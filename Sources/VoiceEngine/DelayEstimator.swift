@@ -11,7 +11,7 @@ import VoiceRT
 /// samples, Hann-windowed frames of the last `size` samples are transformed; their cross-spectrum
 /// (mic × conj(ref)) is smoothed over updates, whitened to unit magnitude (PHAT) in the 150–1900 Hz
 /// voice band, and transformed back. The lag of the largest peak in 0…`maximumLag` is a
-/// candidate; it becomes the estimate once two updates in a row agree within 0.5 ms and the peak
+/// candidate; it becomes the estimate once three updates in a row agree within 0.5 ms and the peak
 /// stands `minimumPeakRatio` above the correlation's RMS. Only frames with far-end signal update
 /// the spectrum, so double talk and silence do not drag the estimate.
 ///
@@ -31,7 +31,7 @@ public struct DelayEstimator: ~Copyable {
     /// Smoothing of the cross-spectrum per update (closer to 1 = longer memory).
     let smoothing: Float = 0.8
     /// How far the PHAT peak must rise above the correlation's RMS to count.
-    let minimumPeakRatio: Float = 7
+    let minimumPeakRatio: Float = 10
     /// Mean square (decimated) below which a frame counts as far-end silence.
     let silenceFloor: Float = 1e-7
 
@@ -56,7 +56,7 @@ public struct DelayEstimator: ~Copyable {
 
     /// Latest accepted estimate in full-rate samples, or -1 before the first.
     public private(set) var estimate = -1
-    /// Peak-to-RMS ratio of the last accepted peak (higher is surer; ≥ 7 to be accepted).
+    /// Peak-to-RMS ratio of the last accepted peak (higher is surer; ≥ 10 to be accepted).
     public private(set) var confidence: Float = 0
     /// Analyses done with far-end signal present (for tests and diagnostics).
     public private(set) var analyses = 0
@@ -212,7 +212,7 @@ public struct DelayEstimator: ~Copyable {
             candidate = best
             agreeingUpdates = 1
         }
-        guard agreeingUpdates >= 2 else { return false }
+        guard agreeingUpdates >= 3 else { return false }
         confidence = ratio
         let newEstimate = best * decimation
         let changed = newEstimate != estimate

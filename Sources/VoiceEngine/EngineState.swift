@@ -20,6 +20,8 @@ public struct EngineState: ~Copyable {
     var inputGain: Gain
     var highPass: HighPassFilter
     let processor: SpeexVoiceProcessor
+    /// False when both speexdsp stages are off: frames then bypass the 16-bit conversion.
+    let usesSpeex: Bool
     var leveller: VoiceLeveller
     let levellerEnabled: Bool
     var outputGain: Gain
@@ -72,6 +74,7 @@ public struct EngineState: ~Copyable {
         highPass = HighPassFilter(cutoffHz: c.highPassHz)
         highPass.prepare(spec)
         processor = SpeexVoiceProcessor(settings: speex, sampleRate: sampleRate)
+        usesSpeex = speex.echoCancellation || speex.preprocess
         leveller = VoiceLeveller(
             targetDBFS: c.levellerTargetDBFS, maxGainDB: c.levellerMaxGainDB,
             speedDBPerSecond: c.levellerSpeedDBPerSecond)

@@ -24,10 +24,16 @@ extension EngineState {
         }
         let micPower = SampleConversion.power(b.mic16, f)
 
-        processor.cancel(mic: b.mic16, reference: b.reference16, output: b.output16)
-        let cancelledPower = SampleConversion.power(b.output16, f)
-        processor.preprocess(b.output16)
-        SampleConversion.toFloat(b.output16, b.frameOutput, f)
+        var cancelledPower = micPower
+        if usesSpeex {
+            processor.cancel(mic: b.mic16, reference: b.reference16, output: b.output16)
+            cancelledPower = SampleConversion.power(b.output16, f)
+            processor.preprocess(b.output16)
+            SampleConversion.toFloat(b.output16, b.frameOutput, f)
+        } else {
+            // Bypass (the `raw` preset): no 16-bit round trip, the samples pass untouched.
+            for i in 0..<f { b.frameOutput[i] = b.frameMic[i] }
+        }
         // Voice activity: the cleaned output stands 9 dB above its own noise floor (see
         // NoiseFloorTracker); with detection off, every frame counts as voice.
         let aboveFloor = outputFloor.update(SampleConversion.power(b.frameOutput, f), margin: 8)

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import VoiceTestSupport
+
+/// `voicerack presets`, run as the built binary.
+@Suite("voicerack presets")
+struct PresetsCommandTests {
+    @Test("lists the shipped presets")
+    func lists() throws {
+        let r = try CommandRunner.voicerack(["presets", "list"])
+        #expect(r.status == 0)
+        for name in ["echo-cancel", "podcast", "raw"] { #expect(r.standardOutput.contains(name)) }
+    }
+
+    @Test("shows a preset fully resolved, in TOML that checks clean")
+    func showsAndRechecks() throws {
+        let folder = try TemporaryFolder()
+        let shown = try CommandRunner.voicerack(["presets", "show", "echo-cancel"])
+        #expect(shown.status == 0)
+        #expect(shown.standardOutput.contains("[echo_canceller]"))
+        let file = folder.file("copy.toml")
+        try shown.standardOutput.write(toFile: file, atomically: true, encoding: .utf8)
+        let checked = try CommandRunner.voicerack(["presets", "check", file])
+        #expect(checked.status == 0, "\(checked.standardError)")
+    }
+
+    @Test("bad presets exit 65 with file, line, key and the allowed range", arguments: [
+        ("[echo_canceller]\ntail_ms = 5000\n", ":2: echo_canceller.tail_ms = 5000 is out of range; allowed 20...1000 ms"),
+        ("[echo_canceller]\ntail = 100\n", ":2: unknown key 'echo_canceller.tail'"),
+        ("[preprocessor]\nvad = \"yes\"\n", ":2: preprocessor.vad must be true or false"),
+        ("base = \"nope\"\n", ":1: base preset 'nope' not found"),
+        ("[input]\ngain_db 3\n", ":2: "),
+    ])
+    func rejectsBadPresets(text: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        let file = folder.file("bad.toml")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try CommandRunner.voicerack(["presets", "check", file])
+        #expect(r.status == 65)
+        #expect(r.standardError.contains(file + message), "\(r.standardError)")
+        // The same preset refused by `process` before any audio is touched.
+        let p = try CommandRunner.voicerack(["process", "--preset", file, "--mic", "x.wav", "--out", folder.file("o.wav")])
+        #expect(p.status == 65)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("o.wav")))
+    }
+
+    @Test("an unknown preset name lists the available ones")
+    func unknownName() throws {
+        let r = try CommandRunner.voicerack(["presets", "show", "nope"])
+        #expect(r.status == 65)
+        #expect(r.standardError.contains("preset 'nope' not found; available: echo-cancel"))
+    }
+}
