@@ -1,0 +1,88 @@
+import CRealtimeCheck
+import Foundation
+import Testing
+import VoiceEngine
+import VoicePresets
+import VoiceTestSupport
+
+/// Runs warm render cycles inside RealtimeSanitizer's real-time region: any malloc, free, lock,
+/// sleep or system call in them aborts the process (and fails `scripts/test.sh`). The compiler's
+/// `@_noLocks` check covers the Swift code; this covers what it cannot see (speexdsp, the Swift
+/// runtime's lazy metadata, libm).
+@Suite("Real-time safety", .serialized)
+struct RenderCycleRealtimeTests {
+    /// True when scripts/test.sh linked the sanitizer's runtime into this test bundle.
+    static var sanitizerExpected: Bool { ProcessInfo.processInfo.environment["VOICERACK_RTSAN_RUNTIME"] != nil }
+
+    @Test("the sanitizer runtime is linked when the test script asks for it")
+    func sanitizerIsActive() {
+        if Self.sanitizerExpected {
+            #expect(rtcheck_is_active() == 1, "VOICERACK_RTSAN_RUNTIME is set but the runtime is not linked")
+        } else {
+            print("RealtimeSanitizer not linked: run scripts/test.sh for the checked run")
+        }
+    }
+
+    @Test("the sanitizer catches an allocation in a real-time region (so the checks below can fail)")
+    func sanitizerCatchesAllocation() async {
+        guard Self.sanitizerExpected else { return }
+        // 43 is RealtimeSanitizer's exit code for a real-time violation.
+        await #expect(processExitsWith: .exitCode(43)) {
+            rtcheck_enter()
+            let numbers = (0..<Int.random(in: 10...20)).map { $0 * 2 }
+            rtcheck_exit()
+            print(numbers.count)
+        }
+    }
+
+    /// Shipped presets, engines built from them, warmed on audio outside the region, then
+    /// `cycles` blocks of an echo scenario rendered inside it. Half way the echo's bulk delay
+    /// jumps, so the delay estimator's re-alignment and the canceller's reset run in the region.
+    @Test(
+        "thousands of warm render cycles do nothing real-time unsafe",
+        arguments: [("echo-cancel", 64, 2), ("echo-cancel", 256, 1), ("echo-cancel", 333, 2), ("podcast", 128, 1), ("raw", 1024, 1)])
+    func warmCyclesAreRealtimeSafe(preset: String, block: Int, referenceChannels: Int) throws {
+        let configuration = try PresetLibrary.standard().load(preset).configuration
+        let rate = 48_000
+        let engine = try VoiceEngine(
+            configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
+        let seconds = 9  // the far end pauses in seconds 3 and 7: the jump at 4.5 s has 2.5 s of talk after it
+        let n = rate * seconds
+        let far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 31)
+        let near = Signals.speechLike(count: n, sampleRate: rate, rms: 0.03, seed: 32)
+        let early = Signals.convolve(far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.05, tail: 0.05, gain: 0.5, seed: 33))
+        let late = Signals.convolve(far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.2, tail: 0.05, gain: 0.5, seed: 34))
+        let mic = Signals.mix(Array(early.prefix(n / 2)) + Array(late.suffix(n - n / 2)), near)
+        var out = [Float](repeating: 0, count: block)
+        var cycles = 0
+        let warmBlocks = rate / block  // one second outside the region
+        mic.withUnsafeBufferPointer { m in
+            far.withUnsafeBufferPointer { f in
+                out.withUnsafeMutableBufferPointer { o in
+                    var start = 0
+                    while start + block <= n {
+                        let inRegion = start / block >= warmBlocks
+                        if inRegion { rtcheck_enter() }
+                        engine.render(
+                            mic: m.baseAddress! + start, farLeft: f.baseAddress! + start,
+                            farRight: referenceChannels == 2 ? f.baseAddress! + start : nil, voice: o.baseAddress!,
+                            frames: block)
+                        if inRegion {
+                            rtcheck_exit()
+                            cycles += 1
+                        }
+                        start += block
+                    }
+                }
+            }
+        }
+        #expect(cycles > 200)
+        let h = engine.health()
+        #expect(h.framesProcessed >= n - block)
+        if configuration.echoCancellation {
+            // The delay jump really happened in the region: two alignments, the second at ~200 ms.
+            #expect(h.cancellerResets >= 2, "preset \(preset), block \(block)")
+            #expect(abs(Double(h.estimatedDelay) * 1000 / Double(rate) - 200) < 2)
+        }
+    }
+}
