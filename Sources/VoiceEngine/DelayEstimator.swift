@@ -15,7 +15,8 @@ import VoiceRT
 /// stands `minimumPeakRatio` above the correlation's RMS. Only frames with far-end signal update
 /// the spectrum, so double talk and silence do not drag the estimate.
 ///
-/// Cost is spread over render cycles: one FFT per cycle at most (about 0.1 ms for 4096 points).
+/// Cost is spread over render cycles: one FFT per cycle at most (about 0.1 ms for 4096 points);
+/// mic and reference share one complex FFT (real and imaginary parts).
 ///
 /// - Realtime: `process` is safe; `init` allocates.
 public struct DelayEstimator: ~Copyable {
@@ -39,7 +40,11 @@ public struct DelayEstimator: ~Copyable {
     private let window: UnsafeMutablePointer<Float>
     private let micHistory: UnsafeMutablePointer<Float>
     private let refHistory: UnsafeMutablePointer<Float>
-    private let micRe, micIm, refRe, refIm: UnsafeMutablePointer<Float>
+    /// Mic (real part) and reference (imaginary part) packed into one complex FFT: two real
+    /// transforms for the price of one.
+    private let packedRe, packedIm: UnsafeMutablePointer<Float>
+    /// The whitened cross-spectrum, then (after the inverse FFT) the correlation by lag.
+    private let correlation, correlationIm: UnsafeMutablePointer<Float>
     private let crossRe, crossIm: UnsafeMutablePointer<Float>
     private let lowBin: Int
     private let highBin: Int
@@ -49,7 +54,7 @@ public struct DelayEstimator: ~Copyable {
     private var micSum: Float = 0
     private var refSum: Float = 0
     private var phase = 0
-    /// 0: idle; 1: mic FFT due; 2: ref FFT due; 3: combine and search due.
+    /// 0: idle; 1: forward FFT due; 2: combine due; 3: inverse FFT and peak search due.
     private var stage = 0
     private var candidate = -1
     private var agreeingUpdates = 0
@@ -83,16 +88,16 @@ public struct DelayEstimator: ~Copyable {
         }
         micHistory = zeroed()
         refHistory = zeroed()
-        micRe = zeroed()
-        micIm = zeroed()
-        refRe = zeroed()
-        refIm = zeroed()
+        packedRe = zeroed()
+        packedIm = zeroed()
+        correlation = zeroed()
+        correlationIm = zeroed()
         crossRe = zeroed()
         crossIm = zeroed()
     }
 
     deinit {
-        for p in [window, micHistory, refHistory, micRe, micIm, refRe, refIm, crossRe, crossIm] {
+        for p in [window, micHistory, refHistory, packedRe, packedIm, correlation, correlationIm, crossRe, crossIm] {
             p.deallocate()
         }
     }
@@ -107,14 +112,15 @@ public struct DelayEstimator: ~Copyable {
         decimate(mic: mic, reference: reference, frames: frames)
         switch stage {
         case 1:
-            fft.forward(micRe, micIm)
+            fft.forward(packedRe, packedIm)
             stage = 2
         case 2:
-            fft.forward(refRe, refIm)
+            combine()
             stage = 3
         case 3:
             stage = 0
-            return combineAndSearch()
+            fft.inverse(correlation, correlationIm)
+            return acceptPeak()
         default:
             break
         }
@@ -150,42 +156,39 @@ public struct DelayEstimator: ~Copyable {
         var refPower: Float = 0
         for i in 0..<size {
             let j = (historyIndex + i) & (size - 1)
-            micRe[i] = micHistory[j] * window[i]
-            refRe[i] = refHistory[j] * window[i]
-            micIm[i] = 0
-            refIm[i] = 0
+            packedRe[i] = micHistory[j] * window[i]
+            packedIm[i] = refHistory[j] * window[i]
             refPower += refHistory[j] * refHistory[j]
         }
         if refPower / Float(size) > silenceFloor { stage = 1 }
     }
 
-    /// Smooths the cross-spectrum, whitens it, transforms back and looks for the peak.
+    /// Unpacks the two spectra, smooths their cross-spectrum and whitens it (PHAT) into
+    /// `correlation` as a Hermitian spectrum, ready for the inverse FFT.
     @_noLocks
-    private mutating func combineAndSearch() -> Bool {
+    private mutating func combine() {
         analyses += 1
         let a = smoothing
-        for k in lowBin...highBin {
-            // X · conj(Y): its inverse transform peaks at lag d when mic[n] ≈ h · ref[n − d].
-            let re = micRe[k] * refRe[k] + micIm[k] * refIm[k]
-            let im = micIm[k] * refRe[k] - micRe[k] * refIm[k]
-            crossRe[k] = a * crossRe[k] + (1 - a) * re
-            crossIm[k] = a * crossIm[k] + (1 - a) * im
-        }
-        // Reuse the mic buffers for the whitened, Hermitian-symmetric spectrum (real inverse).
         for k in 0..<size {
-            micRe[k] = 0
-            micIm[k] = 0
+            correlation[k] = 0
+            correlationIm[k] = 0
         }
         for k in lowBin...highBin {
+            // Z = FFT(mic + i·ref): X[k] = (Z[k] + conj Z[N−k]) / 2, Y[k] = (Z[k] − conj Z[N−k]) / 2i.
+            let zr = packedRe[k], zi = packedIm[k]
+            let cr = packedRe[size - k], ci = packedIm[size - k]
+            let xr = 0.5 * (zr + cr), xi = 0.5 * (zi - ci)
+            let yr = 0.5 * (zi + ci), yi = 0.5 * (cr - zr)
+            // X · conj(Y): its inverse transform peaks at lag d when mic[n] ≈ h · ref[n − d].
+            crossRe[k] = a * crossRe[k] + (1 - a) * (xr * yr + xi * yi)
+            crossIm[k] = a * crossIm[k] + (1 - a) * (xi * yr - xr * yi)
             let magnitude = RealtimeMath.squareRoot(crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k])
             guard magnitude > 1e-20 else { continue }
-            micRe[k] = crossRe[k] / magnitude
-            micIm[k] = crossIm[k] / magnitude
-            micRe[size - k] = micRe[k]
-            micIm[size - k] = -micIm[k]
+            correlation[k] = crossRe[k] / magnitude
+            correlationIm[k] = crossIm[k] / magnitude
+            correlation[size - k] = correlation[k]
+            correlationIm[size - k] = -correlationIm[k]
         }
-        fft.inverse(micRe, micIm)
-        return acceptPeak()
     }
 
     /// Finds the largest |correlation| in 0…maximumLag and applies the agreement rule.
@@ -194,9 +197,9 @@ public struct DelayEstimator: ~Copyable {
         var best = 0
         var bestValue: Float = 0
         var power: Float = 0
-        for k in 0..<size { power += micRe[k] * micRe[k] }
-        for k in 0...min(maximumLag, size - 1) where abs(micRe[k]) > bestValue {
-            bestValue = abs(micRe[k])
+        for k in 0..<size { power += correlation[k] * correlation[k] }
+        for k in 0...min(maximumLag, size - 1) where abs(correlation[k]) > bestValue {
+            bestValue = abs(correlation[k])
             best = k
         }
         let rms = RealtimeMath.squareRoot(power / Float(size))

@@ -18,6 +18,19 @@ struct LevelMeter {
         peakReleasePerSample = 2.3 / Float(sampleRate)
     }
 
+    /// Measures `frames` samples in one pass (mean square and peak).
+    @inline(__always) @_noLocks
+    mutating func measure(_ samples: UnsafePointer<Float>, _ frames: Int) {
+        var sum: Float = 0
+        var blockPeak: Float = 0
+        for i in 0..<frames {
+            let x = samples[i]
+            sum += x * x
+            blockPeak = max(blockPeak, abs(x))
+        }
+        measure(power: frames > 0 ? sum / Float(frames) : 0, peak: blockPeak, frames: frames)
+    }
+
     @inline(__always) @_noLocks
     mutating func measure(power: Float, peak blockPeak: Float, frames: Int) {
         meanSquare += min(1, ratePerSample * Float(frames)) * (power - meanSquare)

@@ -46,8 +46,7 @@ extension EngineState {
         }
         inputGain.process(block, frames: n)
         highPass.process(block, frames: n)
-        micMeter.measure(
-            power: SampleConversion.power(block, n), peak: SampleConversion.peak(block, n), frames: n)
+        micMeter.measure(block, n)
         figures.framesProcessed += n
     }
 
@@ -55,15 +54,30 @@ extension EngineState {
     @inline(__always) @_noLocks
     mutating func mixReference(_ left: UnsafePointer<Float>?, _ right: UnsafePointer<Float>?, _ n: Int) {
         let l = buffers.referenceLeft, r = buffers.referenceRight, mono = buffers.referenceMono
-        for i in 0..<n {
-            let a = left.map { sanitized($0[i]) } ?? 0
-            let b = right.map { sanitized($0[i]) } ?? a
-            l[i] = speakers == 2 ? a : (right == nil ? a : 0.5 * (a + b))
-            r[i] = b
-            mono[i] = right == nil ? a : 0.5 * (a + b)
+        // Branches hoisted out of the per-sample loops: the layout is fixed for the whole block.
+        if let left, let right {
+            let stereo = speakers == 2
+            for i in 0..<n {
+                let a = sanitized(left[i]), b = sanitized(right[i])
+                mono[i] = 0.5 * (a + b)
+                l[i] = stereo ? a : mono[i]
+                r[i] = b
+            }
+        } else if let left {
+            for i in 0..<n {
+                let a = sanitized(left[i])
+                mono[i] = a
+                l[i] = a
+                r[i] = a
+            }
+        } else {
+            for i in 0..<n {
+                mono[i] = 0
+                l[i] = 0
+                r[i] = 0
+            }
         }
-        farMeter.measure(
-            power: SampleConversion.power(mono, n), peak: SampleConversion.peak(mono, n), frames: n)
+        farMeter.measure(mono, n)
     }
 
     /// Feeds the delay estimator and moves the reference delay when the estimate moved further

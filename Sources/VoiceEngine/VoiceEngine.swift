@@ -44,6 +44,8 @@ public final class VoiceEngine {
     /// rendering.
     public let state: UnsafeMutablePointer<EngineState>
     private let healthBoard: UnsafeMutablePointer<HealthBoard>
+    /// The speexdsp settings derived from the configuration (frame, filter length, speakers...).
+    public let speexSettings: SpeexSettings
     /// Samples the preprocessor's overlap-add delays the voice (0 without a preprocessor).
     public let processingLatency: Int
 
@@ -68,6 +70,7 @@ public final class VoiceEngine {
                 frameMilliseconds: configuration.frameMilliseconds)
             : FramePlan(blockSize: blockSize, sampleRate: sampleRate, frameMilliseconds: Float(blockSize) * 1000 / Float(sampleRate))
         let speex = Self.speexSettings(configuration, plan: plan, sampleRate: sampleRate, referenceChannels: referenceChannels)
+        speexSettings = speex
         processingLatency = speex.preprocess ? plan.frameSize : 0
         healthBoard = .allocate(capacity: 1)
         healthBoard.initialize(to: HealthBoard())

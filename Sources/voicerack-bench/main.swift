@@ -1,1 +1,140 @@
-print("bench todo")
+// voicerack-bench: CPU cost of the full engine against the bare speexdsp calls it wraps.
+//
+// For each block size, the same 30 s echo scenario (48 kHz, far-end speech-like signal through a
+// room, near-end talker joining) runs through
+//   1. the full chain: `VoiceEngine` with the preset (high-pass, delay estimator, re-framing,
+//      canceller, preprocessor, leveller, meters), block by block, as the JACK callback would;
+//   2. the bare calls: speex_echo_cancellation + speex_preprocess_run with the same frame, filter
+//      length and preprocessor settings, on pre-converted 16-bit frames (through
+//      SpeexVoiceProcessor, whose two methods are one C call each).
+// Each is run `--repeat` times, alternating, on one thread; the minimum thread CPU time counts.
+// Build with `-c release` (scripts/bench.sh) for numbers that mean anything.
+
+import ArgumentParser
+import Foundation
+import VoiceEngine
+import VoicePresets
+import VoiceSpeex
+import VoiceTestSupport
+
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "voicerack-bench",
+        abstract: "CPU time of the full voicerack chain vs the bare speexdsp calls, per block size.")
+
+    @Option(help: "Preset to measure.") var preset = "echo-cancel"
+    @Option(help: "Block sizes (samples), comma-separated.") var blocks = "64,256,1024"
+    @Option(help: "Sample rate (Hz).") var rate = 48_000
+    @Option(help: "Seconds of audio.") var seconds = 30
+    @Option(help: "Runs of each measurement (the minimum counts).") var `repeat` = 3
+
+    func run() throws {
+        let configuration = try PresetLibrary.standard().load(preset).configuration
+        let audio = Scenario(rate: rate, seconds: seconds)
+        print("voicerack-bench: preset \(preset), \(seconds) s at \(rate) Hz, min of \(self.repeat) runs, thread CPU time")
+        print("block  frame  full chain s  bare speexdsp s  ratio  full ×RT  mean load  worst load")
+        for block in blocks.split(separator: ",").compactMap({ Int($0) }) {
+            var full = Measurement()
+            var bare = Double.infinity
+            for _ in 0..<self.repeat {
+                let engine = try VoiceEngine(configuration: configuration, sampleRate: rate, blockSize: block)
+                full = min(full, runFullChain(engine, audio, block: block))
+                bare = min(bare, runBareSpeex(engine.speexSettings, audio))
+            }
+            let period = Double(block) / Double(rate)
+            print(
+                String(
+                    format: "%5d  %5d  %12.3f  %15.3f  %5.3f  %8.0f  %8.2f%%  %9.2f%%",
+                    block, FramePlan(blockSize: block, sampleRate: rate, frameMilliseconds: configuration.frameMilliseconds).frameSize,
+                    full.total, bare, full.total / bare, Double(seconds) / full.total,
+                    100 * full.total / Double(audio.blocks(block)) / period, 100 * full.worst / period))
+        }
+    }
+
+    /// The full render cycle, block by block; total and worst block CPU time.
+    func runFullChain(_ engine: VoiceEngine, _ audio: Scenario, block: Int) -> Measurement {
+        var out = [Float](repeating: 0, count: block)
+        var m = Measurement(total: 0, worst: 0)
+        audio.mic.withUnsafeBufferPointer { mic in
+            audio.far.withUnsafeBufferPointer { far in
+                out.withUnsafeMutableBufferPointer { o in
+                    var start = 0
+                    while start + block <= audio.mic.count {
+                        let t0 = threadCPUTime()
+                        engine.render(
+                            mic: mic.baseAddress! + start, farLeft: far.baseAddress! + start, farRight: nil,
+                            voice: o.baseAddress!, frames: block)
+                        let dt = threadCPUTime() - t0
+                        m.total += dt
+                        m.worst = max(m.worst, dt)
+                        start += block
+                    }
+                }
+            }
+        }
+        return m
+    }
+
+    /// speex_echo_cancellation + speex_preprocess_run over the same audio, frame by frame.
+    func runBareSpeex(_ settings: SpeexSettings, _ audio: Scenario) -> Double {
+        let processor = SpeexVoiceProcessor(settings: settings, sampleRate: rate)
+        let f = settings.frameSize
+        let mic = audio.mic16, far = audio.far16
+        var out = [Int16](repeating: 0, count: f)
+        var micFrame = [Int16](repeating: 0, count: f)
+        var farFrame = [Int16](repeating: 0, count: f)
+        let t0 = threadCPUTime()
+        var start = 0
+        while start + f <= mic.count {
+            for i in 0..<f {
+                micFrame[i] = mic[start + i]
+                farFrame[i] = far[start + i]
+            }
+            micFrame.withUnsafeMutableBufferPointer { m in
+                farFrame.withUnsafeMutableBufferPointer { r in
+                    out.withUnsafeMutableBufferPointer { o in
+                        processor.cancel(mic: m.baseAddress!, reference: r.baseAddress!, output: o.baseAddress!)
+                        processor.preprocess(o.baseAddress!)
+                    }
+                }
+            }
+            start += f
+        }
+        return threadCPUTime() - t0
+    }
+}
+
+/// Total and worst-block CPU seconds of one run.
+struct Measurement: Comparable {
+    var total = Double.infinity
+    var worst = Double.infinity
+    static func < (a: Measurement, b: Measurement) -> Bool { a.total < b.total }
+}
+
+/// The benchmark's audio: an echo scenario with a near-end talker, as Float and as 16-bit.
+struct Scenario {
+    let mic: [Float]
+    let far: [Float]
+    let mic16: [Int16]
+    let far16: [Int16]
+
+    init(rate: Int, seconds: Int) {
+        let n = rate * seconds
+        far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 1)
+        let room = Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.06, tail: 0.1, gain: 0.5, seed: 2)
+        let near = Signals.delayed(Signals.speechLike(count: n, sampleRate: rate, rms: 0.04, seed: 3), by: n / 3)
+        mic = Signals.mix(Signals.convolve(far, room), near)
+        mic16 = mic.map { Int16(max(-32768, min(32767, $0 * 32768))) }
+        far16 = far.map { Int16(max(-32768, min(32767, $0 * 32768))) }
+    }
+
+    func blocks(_ block: Int) -> Int { mic.count / block }
+}
+
+/// CPU time of the calling thread, in seconds.
+func threadCPUTime() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
