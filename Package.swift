@@ -55,10 +55,11 @@ let package = Package(
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
         .target(name: "VoicePresets", dependencies: ["VoiceEngine"]),
+        .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
         .target(
             name: "VoiceHost",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex",
+                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -88,6 +89,7 @@ let package = Package(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine"]),
+        .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceHostTests",
             dependencies: ["VoiceHost", "VoiceFiles", "VoiceTestSupport"]),

@@ -9,6 +9,8 @@ public final class AudioFileWriter {
     public let path: String
     /// Channels per frame.
     public let channels: Int
+    /// The file's format.
+    public let format: AudioFormat
     private var file: OpaquePointer?
     /// Frames written so far.
     public private(set) var framesWritten = 0
@@ -28,6 +30,7 @@ public final class AudioFileWriter {
         self.file = file
         self.path = path
         self.channels = channels
+        self.format = format
     }
 
     deinit { if let file { sf_close(file) } }
@@ -49,6 +52,21 @@ public final class AudioFileWriter {
         try samples.withUnsafeBufferPointer { (p) throws(AudioFileError) in
             try write(p.baseAddress!, frames: p.count)
         }
+    }
+
+    /// Makes libsndfile rewrite the header after every write, so the file stays readable up to
+    /// the last write if the process dies. Only for uncompressed formats: codec streams (Ogg,
+    /// FLAC, MP3) carry no size header to fix, and rewriting one corrupts an Ogg stream.
+    public func updateHeaderAfterEveryWrite() {
+        guard let file, format.bytesPerSample != nil else { return }
+        sf_command(file, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
+    }
+
+    /// Flushes libsndfile's and the operating system's buffers to the disk (fsync), so a power
+    /// cut loses at most what came after.
+    public func sync() {
+        guard let file else { return }
+        sf_write_sync(file)
     }
 
     /// Finishes the header and closes the file.

@@ -1,3 +1,4 @@
+import Foundation
 import CSndFile
 
 /// A file format as a container and a sample encoding, e.g. `wav:float` or `flac:pcm24`.
@@ -61,6 +62,41 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
         }
         self.container = c.name
         self.encoding = encoding
+    }
+
+    /// Bytes one sample takes in the file for uncompressed encodings; nil for codecs.
+    public var bytesPerSample: Int? {
+        switch encoding {
+        case "pcm16": return 2
+        case "pcm24": return 3
+        case "pcm32", "float": return 4
+        case "double": return 8
+        default: return nil
+        }
+    }
+
+    /// True for containers whose 32-bit size fields stop at 4 GiB (WAV, WAVEX, AIFF).
+    public var hasFourGigabyteLimit: Bool { ["wav", "wavex", "aiff"].contains(container) }
+
+    /// Every container:encoding pair the installed libsndfile writes (mono, 48 kHz), found by
+    /// opening a scratch file in each (sf_format_check alone accepts a few it cannot open).
+    public static func writableFormats() -> [AudioFormat] {
+        let scratch = "/tmp/.voicerack-format-probe-\(getpid())"
+        defer { unlink(scratch) }
+        return containers.flatMap { c in
+            encodings.compactMap { e in
+                guard let f = try? AudioFormat(parsing: "\(c.name):\(e.name)"),
+                    f.isWritable(channels: 1, sampleRate: 48_000)
+                else { return nil }
+                var info = SF_INFO()
+                info.format = f.sndfileFormat
+                info.channels = 1
+                info.samplerate = 48_000
+                guard let file = sf_open(scratch, Int32(SFM_WRITE), &info) else { return nil }
+                sf_close(file)
+                return f
+            }
+        }
     }
 
     /// The format a path's extension suggests (`.wav` → `wav:float`), or nil for an unknown one.

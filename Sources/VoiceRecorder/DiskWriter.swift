@@ -1,0 +1,139 @@
+import Foundation
+import Synchronization
+import VoiceFiles
+
+/// The writer thread's side of a recording: takes filled blocks, writes them (and silence for
+/// lost frames) with libsndfile, returns the blocks, rotates files, syncs to disk.
+///
+/// - Realtime: never; runs on its own thread, polling every 5 ms (never woken by the process
+///   thread, which must not touch a semaphore or mutex).
+final class DiskWriter: @unchecked Sendable {
+    private let spec: RecordingSpec
+    private let input: RecorderInput
+    private var file: AudioFileWriter?
+    private var fileIndex = 0
+    private var bytesInFile = 0
+    private var lastSync = ProcessInfo.processInfo.systemUptime
+    private let silence: [Float]
+    /// Files written so far (main thread reads after the thread ended, or under the mutex).
+    let files = Mutex<[String]>([])
+    let failure = Mutex<RecordingError?>(nil)
+
+    init(spec: RecordingSpec, input: RecorderInput, firstFile: AudioFileWriter) {
+        self.spec = spec
+        self.input = input
+        file = firstFile
+        files.withLock { $0.append(spec.path) }
+        silence = [Float](repeating: 0, count: spec.blockFrames * spec.channels)
+    }
+
+    /// The thread body: runs until the producer is done and every block is on disk.
+    func run() {
+        let shared = input.shared
+        while true {
+            if isStalled() {
+                usleep(5_000)
+                continue
+            }
+            let wrote = drain()
+            if shared.pointee.producerDone.load(ordering: .acquiring) {
+                _ = drain()
+                padSilence(shared.pointee.finalLoss.load(ordering: .relaxed))
+                close()
+                return
+            }
+            if ProcessInfo.processInfo.systemUptime - lastSync >= spec.syncInterval {
+                file?.sync()
+                lastSync = ProcessInfo.processInfo.systemUptime
+            }
+            if !wrote { usleep(5_000) }
+        }
+    }
+
+    /// Writes every filled block; returns whether there was any.
+    private func drain() -> Bool {
+        var any = false
+        while let block = input.filled.pop() {
+            any = true
+            let header = input.headers[block]
+            padSilence(header.lostBefore)
+            write(input.storage + block * spec.blockFrames * spec.channels, frames: header.frames)
+            _ = input.free.push(block)
+        }
+        return any
+    }
+
+    private func isStalled() -> Bool {
+        let until = input.shared.pointee.stalledUntil.load(ordering: .relaxed)
+        return until > 0 && DispatchTime.now().uptimeNanoseconds < until
+    }
+
+    private func padSilence(_ frames: Int) {
+        var left = frames
+        while left > 0 {
+            let n = min(left, spec.blockFrames)
+            silence.withUnsafeBufferPointer { write($0.baseAddress!, frames: n) }
+            input.shared.pointee.framesPadded.add(n, ordering: .relaxed)
+            left -= n
+        }
+    }
+
+    /// Writes frames, starting a new file first where the current one would pass its size limit.
+    private func write(_ frames: UnsafePointer<Float>, frames count: Int) {
+        var done = 0
+        let frameBytes = spec.channels * (spec.format.bytesPerSample ?? 4)
+        while done < count, file != nil {
+            var n = count - done
+            if let limit = spec.maximumFileBytes {
+                let room = (limit - bytesInFile) / frameBytes
+                if room <= 0 {
+                    rotate()
+                    continue
+                }
+                n = min(n, room)
+            }
+            do {
+                try file?.write(frames + done * spec.channels, frames: n)
+            } catch {
+                fail(error.description)
+                return
+            }
+            done += n
+            bytesInFile += n * frameBytes
+            input.shared.pointee.framesWritten.add(n, ordering: .relaxed)
+        }
+    }
+
+    /// Closes the current file and opens the next in the numbered series.
+    private func rotate() {
+        close()
+        fileIndex += 1
+        let path = spec.rotatedPath(fileIndex)
+        do {
+            let next = try AudioFileWriter(
+                path: path, format: spec.format, sampleRate: spec.sampleRate, channels: spec.channels)
+            next.updateHeaderAfterEveryWrite()
+            file = next
+            bytesInFile = 0
+            files.withLock { $0.append(path) }
+        } catch {
+            fail(error.description)
+        }
+    }
+
+    /// Stops writing after an error: the file written so far is closed (its header made valid),
+    /// the producer is told to stop capturing, processing goes on.
+    private func fail(_ message: String) {
+        failure.withLock { $0 = $0 ?? RecordingError(path: file?.path ?? spec.path, message: message, beforeStart: false) }
+        input.shared.pointee.failed.store(true, ordering: .relaxed)
+        close()
+    }
+
+    private func close() {
+        guard let f = file else { return }
+        file = nil
+        do { try f.close() } catch {
+            failure.withLock { $0 = $0 ?? RecordingError(path: f.path, message: error.description, beforeStart: false) }
+        }
+    }
+}

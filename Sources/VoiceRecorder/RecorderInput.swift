@@ -1,0 +1,102 @@
+import Synchronization
+import VoiceRT
+
+/// The process thread's end of a recording: copies frames into preallocated blocks and hands
+/// full blocks to the writer thread. It never waits, allocates or locks.
+///
+/// When no free block is left (the writer fell behind by more than the buffer), frames are
+/// counted as lost; the count rides with the next block, and the writer writes that much silence
+/// first, so the file's timeline stays true (jack_capture's scheme).
+///
+/// A copyable bundle of pointers (no class on the process thread); the `Recording` that made it
+/// owns the memory and outlives every use.
+///
+/// - Realtime: `write` and `finish` are safe and must be called from one thread at a time (the
+///   producer): the process thread while it runs, or the main thread once it has stopped.
+public struct RecorderInput: @unchecked Sendable {
+    /// Channels per frame.
+    public let channels: Int
+    /// Frames per block.
+    let blockFrames: Int
+    let storage: UnsafeMutablePointer<Float>
+    let headers: UnsafeMutablePointer<BlockHeader>
+    let filled: IndexRing
+    let free: IndexRing
+    let shared: UnsafeMutablePointer<RecorderShared>
+    let producer: UnsafeMutablePointer<ProducerState>
+
+    /// The producer's own bookkeeping (touched by the producer thread only).
+    struct ProducerState {
+        /// Block being filled, or -1 when none was free.
+        var block = -1
+        /// Frames lost since the last block was started.
+        var lostPending = 0
+        var finished = false
+    }
+
+    /// Appends `frames` frames; `channelData` points at `channels` buffers of `frames` samples.
+    /// - Realtime: safe.
+    @_noLocks
+    public func write(_ channelData: UnsafePointer<UnsafePointer<Float>>, frames: Int) {
+        let p = producer
+        guard !p.pointee.finished else { return }
+        if shared.pointee.stopRequested.load(ordering: .acquiring) {
+            finish()
+            return
+        }
+        // A failed file takes no more audio; what it holds stays valid.
+        if shared.pointee.failed.load(ordering: .relaxed) { return }
+        shared.pointee.framesCaptured.add(frames, ordering: .relaxed)
+        var done = 0
+        while done < frames {
+            if p.pointee.block < 0 && !startBlock() {
+                let lost = frames - done
+                p.pointee.lostPending += lost
+                shared.pointee.framesLost.add(lost, ordering: .relaxed)
+                return
+            }
+            let block = p.pointee.block
+            let used = headers[block].frames
+            let n = min(frames - done, blockFrames - used)
+            let base = storage + (block * blockFrames + used) * channels
+            for c in 0..<channels {
+                let source = channelData[c] + done
+                for i in 0..<n { base[i * channels + c] = source[i] }
+            }
+            headers[block].frames = used + n
+            done += n
+            if used + n == blockFrames { publish() }
+        }
+    }
+
+    /// Publishes the partly filled block and the final loss, and tells the writer no more will
+    /// come. Idempotent. - Realtime: safe.
+    @_noLocks
+    public func finish() {
+        let p = producer
+        guard !p.pointee.finished else { return }
+        if p.pointee.block >= 0 && headers[p.pointee.block].frames > 0 { publish() }
+        shared.pointee.finalLoss.store(p.pointee.lostPending, ordering: .relaxed)
+        p.pointee.finished = true
+        shared.pointee.producerDone.store(true, ordering: .releasing)
+    }
+
+    /// Takes a free block; false when there is none.
+    @_noLocks
+    private func startBlock() -> Bool {
+        guard let block = free.pop() else { return false }
+        headers[block].frames = 0
+        headers[block].lostBefore = producer.pointee.lostPending
+        producer.pointee.lostPending = 0
+        producer.pointee.block = block
+        return true
+    }
+
+    /// Hands the current block to the writer. The filled ring has room for every block, so this
+    /// cannot fail.
+    @_noLocks
+    private func publish() {
+        _ = filled.push(producer.pointee.block)
+        producer.pointee.block = -1
+    }
+}

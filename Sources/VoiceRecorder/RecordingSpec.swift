@@ -1,0 +1,64 @@
+import Foundation
+import VoiceFiles
+
+/// What to record and how: file, format, channels, and the buffer between the process thread
+/// and the disk.
+///
+/// - Realtime: never (a value built on the main thread).
+public struct RecordingSpec: Sendable {
+    /// Path of the (first) file.
+    public var path: String
+    public var format: AudioFormat
+    public var sampleRate: Int
+    /// Channels per frame (1 for the voice, 3 for the tuning tap...).
+    public var channels: Int
+    /// Seconds of audio the buffer holds while the disk is slow. Ten seconds outlasts any
+    /// ordinary disk stall; memory is 4 bytes × channels × rate × seconds (1.9 MB mono at 48 kHz).
+    public var bufferSeconds: Double = 10
+    /// Frames per block moved to the writer (about 85 ms at 48 kHz).
+    public var blockFrames = 4096
+    /// Start a new file (`name-0002.wav`, ...) before one grows past this many bytes; nil = never.
+    /// Defaults to just under 4 GiB for containers with 32-bit sizes (WAV, AIFF).
+    public var maximumFileBytes: Int?
+    /// Seconds between forced flushes to the disk (fsync), bounding what a power cut loses.
+    public var syncInterval: Double = 1
+
+    public init(path: String, format: AudioFormat, sampleRate: Int, channels: Int) {
+        self.path = path
+        self.format = format
+        self.sampleRate = sampleRate
+        self.channels = channels
+        maximumFileBytes = format.hasFourGigabyteLimit ? (1 << 32) - (1 << 24) : nil
+    }
+
+    /// Number of blocks the buffer is made of (at least 4).
+    var blockCount: Int {
+        max(4, Int((bufferSeconds * Double(sampleRate) / Double(blockFrames)).rounded(.up)))
+    }
+
+    /// Path of the `index`-th file (0 is `path` itself): `voice.wav`, `voice-0002.wav`, ...
+    public func rotatedPath(_ index: Int) -> String {
+        guard index > 0 else { return path }
+        let url = URL(fileURLWithPath: path)
+        let ext = url.pathExtension
+        let stem = url.deletingPathExtension().path
+        return stem + String(format: "-%04d", index + 1) + (ext.isEmpty ? "" : "." + ext)
+    }
+}
+
+/// File names from a template: `{date}` (YYYY-MM-DD), `{time}` (HHMMSS), `{client}`, `{tap}`.
+public enum RecordingName {
+    /// Expands `template` for `tap` of `client` at `date` (local time).
+    public static func expand(_ template: String, client: String, tap: String, date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        let day = formatter.string(from: date)
+        formatter.dateFormat = "HHmmss"
+        let time = formatter.string(from: date)
+        return template.replacingOccurrences(of: "{date}", with: day)
+            .replacingOccurrences(of: "{time}", with: time)
+            .replacingOccurrences(of: "{client}", with: client)
+            .replacingOccurrences(of: "{tap}", with: tap)
+    }
+}
