@@ -64,6 +64,13 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
         self.encoding = encoding
     }
 
+    /// The same format, but WAVEX for WAV files of more than two channels: plain WAV has no
+    /// channel layout for them and readers such as sox warn about the missing extension.
+    public func suited(toChannels channels: Int) -> AudioFormat {
+        guard container == "wav", channels > 2, let x = try? AudioFormat(parsing: "wavex:\(encoding)") else { return self }
+        return x
+    }
+
     /// Bytes one sample takes in the file for uncompressed encodings; nil for codecs.
     public var bytesPerSample: Int? {
         switch encoding {

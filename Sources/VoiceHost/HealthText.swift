@@ -51,6 +51,7 @@ extension OfflineReport {
         lines.append(
             String(format: "  CPU %.2f s (%.0f× real time)", cpuSeconds, cpuSeconds > 0 ? seconds / cpuSeconds : 0))
         lines.append("wrote \(outputPath) (\(format), \(frames) frames)")
+        lines += tapLines
         return lines.joined(separator: "\n")
     }
 }

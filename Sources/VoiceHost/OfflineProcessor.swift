@@ -2,6 +2,7 @@ import Foundation
 import VoiceEngine
 import VoiceFiles
 import VoiceRT
+import VoiceRecorder
 
 /// What to process offline and where to put it.
 public struct OfflineRequest: Sendable {
@@ -16,6 +17,8 @@ public struct OfflineRequest: Sendable {
     public var force = false
     /// Pad or cut a reference whose length differs from the mic's instead of refusing.
     public var allowLengthMismatch = false
+    /// Extra recordings of taps (mic, reference, tuning, voice), each to its own file.
+    public var taps: [(tap: Tap, path: String)] = []
 
     public init(micPath: String, referencePath: String?, outputPath: String) {
         self.micPath = micPath
@@ -36,6 +39,8 @@ public struct OfflineReport: Sendable {
     public let format: AudioFormat
     public let cpuSeconds: Double
     public let notes: [String]
+    /// One line per recorded tap.
+    public let tapLines: [String]
 }
 
 /// Runs the engine over files: the same render cycle, block by block, as the JACK client runs.
@@ -58,6 +63,7 @@ public enum OfflineProcessor {
             micPath: request.micPath, referencePath: request.referencePath,
             needsReference: configuration.needsReference, allowLengthMismatch: request.allowLengthMismatch)
         try validate(format, sampleRate: inputs.sampleRate)
+        let taps = try OfflineTaps(request.taps, inputs: inputs, force: request.force)
         let engine: VoiceEngine
         do {
             engine = try VoiceEngine(
@@ -71,22 +77,25 @@ public enum OfflineProcessor {
         do {
             let writer = try AudioFileWriter(
                 path: temporary, format: format, sampleRate: inputs.sampleRate, channels: 1)
-            try render(inputs, engine: engine, into: writer, progress: progress)
+            try render(inputs, engine: engine, into: writer, taps: taps, progress: progress)
             try writer.close()
             try moveIntoPlace(temporary, request.outputPath)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
+            _ = try? taps.finish()
             throw HostError(error.isDataError ? .data : .io, error.description)
         }
+        let tapLines = try taps.finish()
         return OfflineReport(
             frames: inputs.mic.count, sampleRate: inputs.sampleRate,
             referenceChannels: inputs.reference.count, plan: engine.plan, liveLatency: engine.latency,
-            health: engine.health(), format: format, cpuSeconds: cpuTime() - cpuStart, notes: inputs.notes)
+            health: engine.health(), format: format, cpuSeconds: cpuTime() - cpuStart, notes: inputs.notes,
+            tapLines: tapLines)
     }
 
     /// Feeds the engine block by block and writes the aligned output.
     static func render(
-        _ inputs: OfflineInputs, engine: VoiceEngine, into writer: AudioFileWriter,
+        _ inputs: OfflineInputs, engine: VoiceEngine, into writer: AudioFileWriter, taps: OfflineTaps,
         progress: ((Double) -> Void)?
     ) throws(AudioFileError) {
         let total = inputs.mic.count
@@ -95,6 +104,7 @@ public enum OfflineProcessor {
         try OfflineRenderer(engine: engine).process(mic: inputs.mic, reference: inputs.reference) {
             (chunk) throws(AudioFileError) in
             try writer.write(chunk.baseAddress!, frames: chunk.count)
+            taps.write(voice: chunk, at: written)
             written += chunk.count
             let percent = written * 100 / total
             if let progress, percent != lastReported {

@@ -64,8 +64,10 @@ public struct IndexRing: @unchecked Sendable {
         return value
     }
 
-    /// Values waiting (a snapshot; exact only on the consumer's thread).
-    public var count: Int {
+    /// Values waiting (a snapshot: a lower bound on the consumer's thread, an upper bound on
+    /// the producer's). - Realtime: safe.
+    @_noLocks
+    public func available() -> Int {
         indices.pointee.tail.load(ordering: .acquiring) &- indices.pointee.head.load(ordering: .acquiring)
     }
 }

@@ -69,6 +69,15 @@ public struct RecorderInput: @unchecked Sendable {
         }
     }
 
+    /// True when `frames` frames fit without loss right now. The offline driver, which may wait,
+    /// polls it before writing; the process thread never needs it. - Realtime: safe.
+    @_noLocks
+    public func canAccept(_ frames: Int) -> Bool {
+        let block = producer.pointee.block
+        let room = block >= 0 ? blockFrames - headers[block].frames : 0
+        return room + free.available() * blockFrames >= frames
+    }
+
     /// Publishes the partly filled block and the final loss, and tells the writer no more will
     /// come. Idempotent. - Realtime: safe.
     @_noLocks

@@ -4,6 +4,7 @@ import VoiceEngine
 import VoiceFiles
 import VoiceHost
 import VoicePresets
+import VoiceRecorder
 
 /// `voicerack process`: the engine over files.
 struct Process: ParsableCommand {
@@ -40,6 +41,13 @@ struct Process: ParsableCommand {
             valueName: "format"))
     var format: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also record a tap: mic, reference or tuning (mic, reference and voice in 3 aligned channels), e.g. --record tuning=tune.wav. Repeatable.",
+            valueName: "tap=file"))
+    var record: [String] = []
+
     @Flag(name: .long, help: "Overwrite OUT if it exists.")
     var force = false
 
@@ -62,6 +70,12 @@ struct Process: ParsableCommand {
             request.blockSize = block
             request.force = force
             request.allowLengthMismatch = allowLengthMismatch
+            request.taps = try record.map { (text) throws(HostError) in
+                guard let tap = Tap.parse(text) else {
+                    throw HostError(.usage, "--record \(text): expected TAP=FILE with TAP one of " + Tap.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                return tap
+            }
             if let format {
                 do { request.format = try AudioFormat(parsing: format) } catch {
                     throw HostError(.usage, "--format: \(error.description)")

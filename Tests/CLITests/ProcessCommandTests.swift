@@ -119,6 +119,27 @@ struct ProcessCommandTests {
         #expect(noFolder.standardError.contains("folder \(folder.file("no/such/dir")) does not exist"))
     }
 
+    @Test("taps are recorded through the recorder, aligned with the mic")
+    func recordsTaps() throws {
+        let (mic, ref) = try scenario()
+        let r = try CommandRunner.voicerack([
+            "process", "--mic", mic, "--ref", ref, "--out", folder.file("v.wav"),
+            "--record", "tuning=\(folder.file("t.wav"))", "--record", "mic=\(folder.file("m.flac"))",
+            "--record", "reference=\(folder.file("r.w64"))",
+        ])
+        #expect(r.status == 0, "\(r.standardError)")
+        let tuning = try AudioFileContents.read(folder.file("t.wav"))
+        let voice = try AudioFileContents.read(folder.file("v.wav")).channels[0]
+        let micSamples = try AudioFileContents.read(mic).channels[0]
+        #expect(tuning.channels.count == 3 && tuning.frames == 64_000)
+        #expect(tuning.channels[0] == micSamples && tuning.channels[2] == voice)
+        #expect(try AudioFileContents.read(folder.file("r.w64")).channels.count == 2)
+        #expect(try AudioFileContents.read(folder.file("m.flac")).frames == 64_000)
+        #expect(r.standardOutput.contains("recorded tuning to \(folder.file("t.wav")) (wavex:float, 3 ch, 64000 frames)"))
+        let bad = try CommandRunner.voicerack(["process", "--mic", mic, "--ref", ref, "--out", folder.file("w.wav"), "--record", "ears=x.wav"])
+        #expect(bad.status == 64 && bad.standardError.contains("TAP one of voice, mic, reference, monitor, tuning"))
+    }
+
     @Test("the output format follows --format or the extension, in any block size")
     func formats() throws {
         let (mic, ref) = try scenario()
