@@ -55,10 +55,12 @@ let package = Package(
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
         .target(name: "VoicePresets", dependencies: ["VoiceEngine"]),
+        // The only importer of CJack: client, ports, process callback, latency, connections.
+        .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceEngine", "VoiceRT"]),
         .target(
             name: "VoiceHost",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex",
+                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceJACK",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -92,6 +94,8 @@ let package = Package(
             name: "VoiceHostTests",
             dependencies: ["VoiceHost", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
+        // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
+        .testTarget(name: "JACKIntegrationTests", dependencies: ["VoiceTestSupport", "VoiceFiles"]),
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport", "CRealtimeCheck"],
