@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "voicerack",
             dependencies: [
-                "VoiceHost", "VoicePresets", "VoiceEngine",
+                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceJACK",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
