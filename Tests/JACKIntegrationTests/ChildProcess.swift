@@ -71,8 +71,11 @@ func poll(timeout: Double, _ condition: () -> Bool) -> Bool {
 }
 
 /// Runs `executable` to completion (at most `timeout` seconds); returns its status and output.
-func runTool(_ executable: String, _ arguments: [String], timeout: Double = 10) throws -> (status: Int32?, output: String) {
-    let child = try ChildProcess(executable, arguments, environment: Tools.environment)
+func runTool(
+    _ executable: String, _ arguments: [String], timeout: Double = 10, environment: [String: String?] = [:]
+) throws -> (status: Int32?, output: String) {
+    let child = try ChildProcess(
+        executable, arguments, environment: Tools.environment.merging(environment) { $1 })
     let status = child.waitForExit(timeout: timeout)
     if status == nil { child.stop(SIGKILL) }
     return (status, child.output)

@@ -55,6 +55,13 @@ final class JACKServer {
         try runTool(Tools.jackConnect!, ["-s", name, source, destination]).status
     }
 
+    /// Sets the server's buffer size with jack_bufsize (which only reads $JACK_DEFAULT_SERVER);
+    /// returns its exit status.
+    @discardableResult
+    func setBufferSize(_ frames: Int) throws -> Int32? {
+        try runTool(Tools.jackBufsize!, ["\(frames)"], environment: ["JACK_DEFAULT_SERVER": name]).status
+    }
+
     struct ServerError: Error, CustomStringConvertible {
         let message: String
         var description: String { message }

@@ -109,6 +109,35 @@ struct LiveClientTests {
         #expect(voicerack.output.contains("shut down while voicerack was running"), "output:\n\(voicerack.output)")
     }
 
+    @Test(
+        "follows buffer-size changes: keeps running, reports the new latency",
+        .enabled(if: Tools.jackBufsize != nil, "jack_bufsize is not installed"))
+    func bufferSizeChanges() throws {
+        let server = try JACKServer()
+        defer { server.stop() }
+        let voicerack = try startVoicerack(on: server)
+        defer { voicerack.stop(SIGKILL) }
+        #expect(try server.connect("system:capture_1", "\(Self.client):mic_in") == 0)
+        #expect(try server.connect("system:capture_2", "\(Self.client):far_in_L") == 0)
+        for frames in [512, 128, 256] {
+            #expect(try server.setBufferSize(frames) == 0)
+            let followed = poll(timeout: 10) {
+                !voicerack.isRunning || voicerack.output.contains("buffer size is now \(frames) samples")
+            }
+            #expect(followed && voicerack.isRunning, "after \(frames):\n\(voicerack.output)")
+            // mic_in's capture latency is one period (the dummy driver's), plus the engine's.
+            let line = voicerack.output.components(separatedBy: "\n").last { $0.contains("buffer size is now \(frames) ") }
+            let engine = try #require(line.flatMap(Self.statedLatency), "\(voicerack.output)")
+            let expected = frames + engine
+            let reported = poll(timeout: 10) {
+                (try? server.lsp(["-l", "\(Self.client):voice_out"]))?.contains("capture latency = [ \(expected) \(expected) ]") == true
+            }
+            #expect(reported, "after \(frames): \((try? server.lsp(["-l", "\(Self.client):voice_out"])) ?? "")")
+        }
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 10) == 0, "output:\n\(voicerack.output)")
+    }
+
     /// The latency in samples from the startup line ("voice latency N samples").
     static func statedLatency(_ output: String) -> Int? {
         guard let range = output.range(of: "voice latency ") else { return nil }

@@ -10,6 +10,8 @@ enum Tools {
     static let jackLsp = which("jack_lsp")
     static let jackConnect = which("jack_connect")
     static let jackCapture = which("jack_capture")
+    static let jackBufsize = which("jack_bufsize")
+    static let jackSimpleClient = which("jack_simple_client")
 
     /// True when the integration tests can run at all.
     static var jackAvailable: Bool { jackd != nil && jackLsp != nil && jackConnect != nil }
