@@ -2,61 +2,99 @@ import Foundation
 
 /// A child process whose output (stdout and stderr together) goes to a temporary file, so a
 /// chatty child can never block on a full pipe. Used from one test thread at a time.
+///
+/// Spawned with posix_spawn and an empty signal mask, default signal actions: the test runner's
+/// threads block nearly every signal, and a child inheriting that mask ignores SIGTERM and can
+/// hang (jack_capture did), which Foundation's `Process` does not reset.
 final class ChildProcess {
-    let process = Process()
+    let pid: pid_t
     let outputPath: String
     let name: String
+    private var status: Int32?
 
     /// Starts `executable` with `arguments`; `environment` is added to (and may unset, with nil)
     /// this process's environment.
     init(_ executable: String, _ arguments: [String], environment: [String: String?] = [:]) throws {
         name = (executable as NSString).lastPathComponent
         outputPath = NSTemporaryDirectory() + "voicerack-it-\(name)-\(getpid())-\(UUID().uuidString).log"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try handle.close()
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw SpawnError(message: "cannot start \(executable): error \(result)") }
+        pid = child
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: outputPath) }
+    deinit {
+        stop(SIGKILL)
+        try? FileManager.default.removeItem(atPath: outputPath)
+    }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
+    /// True until the child has exited (and been reaped).
+    var isRunning: Bool {
+        guard status == nil else { return false }
+        var raw: Int32 = 0
+        let reaped = waitpid(pid, &raw, WNOHANG)
+        guard reaped == pid else { return reaped == 0 }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (macros).
+        let signal = raw & 0x7f
+        status = signal == 0 ? (raw >> 8) & 0xff : -signal
+        return false
+    }
 
     /// Everything the child wrote so far.
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
     /// Sends `signal` if the child still runs.
     func send(_ signal: Int32) {
-        if process.isRunning { kill(pid, signal) }
+        if isRunning { kill(pid, signal) }
     }
 
-    /// Waits up to `timeout` seconds for the child to exit; returns its exit status, or nil if it
-    /// still runs (or was killed by a signal: then `terminationReason` is `.uncaughtSignal` and the
-    /// status is the signal number, returned negated).
+    /// Waits up to `timeout` seconds for the child to exit; returns its exit status (the signal
+    /// number negated if a signal killed it), or nil if it still runs.
     func waitForExit(timeout: Double) -> Int32? {
-        guard poll(timeout: timeout, { !self.process.isRunning }) else { return nil }
-        process.waitUntilExit()
-        let status = process.terminationStatus
-        return process.terminationReason == .exit ? status : -status
+        guard poll(timeout: timeout, { !self.isRunning }) else { return nil }
+        return status
     }
 
     /// Stops the child for good: `signal` first, SIGKILL if it has not exited after `grace` seconds.
     func stop(_ signal: Int32 = SIGTERM, grace: Double = 5) {
-        guard process.isRunning else { return }
+        guard isRunning else { return }
         send(signal)
-        if waitForExit(timeout: grace) == nil, process.isRunning {
+        if waitForExit(timeout: signal == SIGKILL ? 10 : grace) == nil, signal != SIGKILL {
             kill(pid, SIGKILL)
-            _ = waitForExit(timeout: grace)
+            _ = waitForExit(timeout: 10)
         }
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
     }
 }
 
