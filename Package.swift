@@ -56,10 +56,12 @@ let package = Package(
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
         .target(name: "VoicePresets", dependencies: ["VoiceEngine"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
+        // The only importer of CJack: client, ports, process callback, latency, connections.
+        .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceEngine", "VoiceRT", "VoiceRecorder"]),
         .target(
             name: "VoiceHost",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder",
+                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceJACK",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -67,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "voicerack",
             dependencies: [
-                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder",
+                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceJACK",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -94,6 +96,8 @@ let package = Package(
             name: "VoiceHostTests",
             dependencies: ["VoiceHost", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
+        // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
+        .testTarget(name: "JACKIntegrationTests", dependencies: ["VoiceTestSupport", "VoiceFiles"]),
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport", "CRealtimeCheck"],

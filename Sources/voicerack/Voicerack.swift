@@ -8,13 +8,13 @@ struct Voicerack: ParsableCommand {
         abstract: "Echo cancellation, noise suppression and levelling for your voice, as a JACK client.",
         discussion: """
             voicerack cleans a microphone signal: it cancels the echo of what your loudspeakers play \
-            (the far end), suppresses noise and levels the voice. `process` runs the same engine over \
-            files, with the block size a JACK server would use.
+            (the far end), suppresses noise and levels the voice. `run` is the live JACK client; \
+            `process` runs the same engine over files, with the block size a JACK server would use.
 
             Presets configure the engine: see `voicerack presets list`.
 
             Exit codes (sysexits): 0 ok, 64 usage, 65 bad input data (audio file, preset), \
             69 JACK server unavailable, 73 output cannot be created (or exists: use --force), 74 I/O error.
             """,
-        subcommands: [Process.self, Presets.self])
+        subcommands: [Run.self, Process.self, Presets.self])
 }

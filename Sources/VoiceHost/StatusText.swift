@@ -1,0 +1,34 @@
+import Foundation
+import VoiceJACK
+import VoiceRT
+
+/// The live client's status line (main thread only).
+enum StatusText {
+    /// One line: levels, delay estimate, ERLE, voice activity, xruns, DSP load.
+    static func line(_ s: JACKStatus) -> String {
+        let h = s.health
+        let delay =
+            h.estimatedDelay >= 0 ? HealthText.milliseconds(h.estimatedDelay, rate: s.sampleRate) : "--"
+        let erle =
+            h.echoReturnLossEnhancement <= 0
+            ? "--" : String(format: "%.1f dB", Decibels.fromPower(Double(h.echoReturnLossEnhancement)))
+        var parts = [
+            "mic \(short(h.micLevel))", "far \(short(h.farLevel))", "voice \(short(h.outputLevel))",
+            "delay \(delay)", "ERLE \(erle)", "VAD \(h.voiceActive ? "voice" : "-")",
+            "xruns \(s.xruns)", String(format: "DSP %.1f%%", s.cpuLoad),
+        ]
+        if s.silentCycles > 0 { parts.append("silent cycles \(s.silentCycles)") }
+        if let problem = s.problem { parts.append("problem: \(problem)") }
+        return parts.joined(separator: "  ")
+    }
+
+    /// The line printed once the client runs.
+    static func started(_ s: JACKStatus, client: String, server: String, preset: String) -> String {
+        "running as JACK client '\(client)' on server '\(server)': \(s.sampleRate) Hz, \(s.blockSize)-sample periods, preset \(preset), voice latency \(s.latency) samples (\(HealthText.milliseconds(s.latency, rate: s.sampleRate)))"
+    }
+
+    /// A level in dBFS, short.
+    private static func short(_ linear: Float) -> String {
+        linear <= 1e-6 ? "-inf" : String(format: "%.1f", Decibels.fromAmplitude(linear))
+    }
+}

@@ -1,0 +1,19 @@
+import CJack
+
+// The one place where the process thread calls into libjack. The compiler's @_noLocks check
+// cannot see into C, so each call is wrapped in _unsafePerformance with the reason it is safe.
+
+/// The audio buffer of `port` for this cycle: `frames` samples, 32-bit float.
+///
+/// Returns nil only if JACK has no buffer for the port (it always has one for a registered
+/// audio port of an active client).
+///
+/// - Realtime: safe; call only from the process callback, with the cycle's `frames`.
+@inline(__always) @_noLocks
+func audioBuffer(_ port: OpaquePointer, _ frames: jack_nframes_t) -> UnsafeMutablePointer<Float>? {
+    // Realtime: jack_port_get_buffer returns a pointer into memory the server mapped before
+    // activation (the port's shared-memory buffer, or the connected port's for a single
+    // connection); it does no allocation, locking or system call.
+    let raw = _unsafePerformance { jack_port_get_buffer(port, frames) }
+    return raw?.assumingMemoryBound(to: Float.self)
+}

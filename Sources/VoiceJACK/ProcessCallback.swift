@@ -1,0 +1,76 @@
+import CJack
+import VoiceEngine
+
+/// JACK's process callback: one cycle of `frames` samples.
+///
+/// `arg` points at the client's `ProcessContext`. Far L/R go straight to speaker L/R (what the
+/// speakers play is exactly the echo reference the engine gets), the engine renders the mic into
+/// `voice_out`, and the monitor outputs are silent until the monitor path exists.
+///
+/// - Realtime: safe; this is the process thread's entry point.
+@_noLocks
+func processCycle(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let arg else { return 0 }
+    arg.assumingMemoryBound(to: ProcessContext.self).pointee.run(frames)
+    return 0
+}
+
+extension ProcessContext {
+    /// Runs one cycle; see `processCycle`. - Realtime: safe.
+    @_noLocks
+    func run(_ frames: jack_nframes_t) {
+        let n = Int(frames)
+        guard let mic = audioBuffer(ports.mic, frames),
+            let farLeft = audioBuffer(ports.farLeft, frames),
+            let farRight = audioBuffer(ports.farRight, frames),
+            let voice = audioBuffer(ports.voice, frames),
+            let speakerLeft = audioBuffer(ports.speakerLeft, frames),
+            let speakerRight = audioBuffer(ports.speakerRight, frames),
+            let monitorLeft = audioBuffer(ports.monitorLeft, frames),
+            let monitorRight = audioBuffer(ports.monitorRight, frames)
+        else { return }
+        copy(farLeft, to: speakerLeft, n)
+        copy(farRight, to: speakerRight, n)
+        silence(monitorLeft, n)
+        silence(monitorRight, n)
+        render(mic: mic, farLeft: farLeft, farRight: farRight, voice: voice, n)
+    }
+
+    /// Renders through the engine while holding its token; silence when there is none (a swap
+    /// is in progress) or the block is larger than the engine was built for.
+    @inline(__always) @_noLocks
+    func render(
+        mic: UnsafeMutablePointer<Float>, farLeft: UnsafeMutablePointer<Float>,
+        farRight: UnsafeMutablePointer<Float>, voice: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
+        // Acquire pairs with the control side's release when it installed this engine, so the
+        // engine's memory is fully visible here.
+        guard let token = engineSlot.exchange(nil, ordering: .acquiring) else {
+            silence(voice, n)
+            silentCycles.add(1, ordering: .relaxed)
+            return
+        }
+        let state = token.assumingMemoryBound(to: EngineState.self)
+        if n <= state.pointee.plan.blockSize {
+            state.pointee.render(mic: mic, farLeft: farLeft, farRight: farRight, voice: voice, frames: n)
+        } else {
+            silence(voice, n)
+            oversizedCycles.add(1, ordering: .relaxed)
+        }
+        // Release: the control side may free the engine once it holds the token again, so this
+        // cycle's writes to it must happen before.
+        engineSlot.store(token, ordering: .releasing)
+    }
+}
+
+/// Copies `n` samples. A plain loop: no call the real-time checker cannot see into.
+@inline(__always) @_noLocks
+private func copy(_ from: UnsafeMutablePointer<Float>, to: UnsafeMutablePointer<Float>, _ n: Int) {
+    for i in 0..<n { to[i] = from[i] }
+}
+
+/// Writes `n` samples of silence.
+@inline(__always) @_noLocks
+private func silence(_ buffer: UnsafeMutablePointer<Float>, _ n: Int) {
+    for i in 0..<n { buffer[i] = 0 }
+}
