@@ -53,7 +53,6 @@ public struct EngineState: ~Copyable {
     var farMeter: LevelMeter
     var outputMeter: LevelMeter
     var erle = ERLEMeter()
-    let erleWeight: Float
     var figures = HealthFigures()
     /// Where figures are published for other threads; owned by `VoiceEngine`.
     let health: UnsafeMutablePointer<HealthBoard>
@@ -114,8 +113,6 @@ public struct EngineState: ~Copyable {
         micMeter = LevelMeter(sampleRate: sampleRate)
         farMeter = LevelMeter(sampleRate: sampleRate)
         outputMeter = LevelMeter(sampleRate: sampleRate)
-        // About 2 s of memory for the ERLE powers.
-        erleWeight = min(1, Float(plan.frameSize) / (2 * Float(sampleRate)))
         self.health = health
         figures.appliedDelay = delayLeft.delay
     }

@@ -5,6 +5,9 @@
 /// echo gate must not treat echo as voice. Rules:
 /// - the far end counts as active while the reference had signal within the last `farHangover`
 ///   frames (the echo tail keeps ringing after the far end stops);
+/// - the far end counts as *recent* (no lifting allowed) for `liftHangover` frames: the echo tail
+///   plus `pauseSeconds`, longer than a talker's pauses between sentences, so the leveller does
+///   not lift echo residue and noise in those pauses, nor toggle its gain during double talk;
 /// - with the far end silent, voice = speexdsp's VAD;
 /// - with the far end active, voice = VAD and, for `persistence` frames in a row, the linear
 ///   canceller's output is `doubleTalkRatio` above what the echo path explains: the mic power
@@ -23,14 +26,26 @@ struct NearEndDetector {
     let persistence: Int
     /// Frames the far end stays "active" after the reference goes silent.
     let farHangover: Int
+    /// Seconds of far-end silence, beyond the echo tail, before lifting is allowed again. Pauses
+    /// between one talker's sentences last up to about 1 s (0.1–0.95 s on the yardstick's
+    /// speech); 1.2 s waits them out, so the lift starts only once the far end has yielded.
+    static let pauseSeconds: Float = 1.2
+    /// Frames the far end stays "recent" after the reference goes silent (see `pauseSeconds`).
+    let liftHangover: Int
     /// Weight of one frame in the linear ERLE's smoothed powers (about 1 s of memory).
     let weight: Float
 
     private var farHold = 0
+    private var liftHold = 0
     /// Noise floor of the canceller output: echo-free noise is not explained by the echo path
     /// either, so it is added to the expected residual.
     private var cancelledFloor: NoiseFloorTracker
     private var doubleTalkRun = 0
+    /// Frames left in which near-end voice may be present (see `nearEndSuspected`).
+    private var suspectHold = 0
+    /// Frames a double-talk candidate keeps `nearEndSuspected` up (~300 ms, a syllable or two:
+    /// voice around a detected onset is weaker than the onset and often not detected itself).
+    let suspectHangover: Int
     private var micPower: Float = 0
     private var residualPower: Float = 0
 
@@ -38,37 +53,55 @@ struct NearEndDetector {
     /// samples.
     init(frameSize: Int, sampleRate: Int, tail: Int) {
         farHangover = max(1, (tail + frameSize - 1) / frameSize)
+        liftHangover = farHangover + Int(Self.pauseSeconds * Float(sampleRate) / Float(frameSize))
         cancelledFloor = NoiseFloorTracker(frameSize: frameSize, sampleRate: sampleRate)
         persistence = max(1, Int(0.04 * Float(sampleRate) / Float(frameSize) + 0.5))
+        suspectHangover = max(1, Int(0.3 * Float(sampleRate) / Float(frameSize) + 0.5))
         weight = min(1, Float(frameSize) / Float(sampleRate))
+    }
+
+    /// True while near-end voice may be in the frame: a double-talk candidate within the last
+    /// `suspectHangover` frames, confirmed or not. Measurements of echo alone (the ERLE health
+    /// figure) skip these frames; the gain decisions use the stricter `voiced`.
+    var nearEndSuspected: Bool {
+        @inline(__always) @_noLocks get { suspectHold > 0 }
     }
 
     /// The canceller's echo return loss enhancement learned so far (power ratio, ≥ 1).
     var linearERLE: Float { residualPower > 0 ? max(1, micPower / residualPower) : 1 }
 
     /// Classifies one frame. `micPower`, `cancelledPower` and `referencePower` are mean squares
-    /// of the mic, the linear canceller's output and the (aligned) reference.
+    /// of the mic, the linear canceller's output and the (aligned) reference. `farRecent` is true
+    /// while the far end played within `liftHangover` frames (it implies nothing about voice).
     @inline(__always) @_noLocks
     mutating func decide(
         vad: Bool, micPower: Float, cancelledPower: Float, referencePower: Float
-    ) -> (voiced: Bool, farActive: Bool) {
+    ) -> (voiced: Bool, farActive: Bool, farRecent: Bool) {
         _ = cancelledFloor.update(cancelledPower, margin: 1)
         if referencePower >= farSilence {
             farHold = farHangover
-        } else if farHold > 0 {
-            farHold -= 1
+            liftHold = liftHangover
+        } else {
+            if farHold > 0 { farHold -= 1 }
+            if liftHold > 0 { liftHold -= 1 }
         }
         let farActive = farHold > 0
-        guard farActive else { return (vad, false) }
+        let farRecent = liftHold > 0
+        guard farActive else {
+            // Near-end voice before the far end starts may carry on into it.
+            suspectHold = vad ? suspectHangover : max(0, suspectHold - 1)
+            return (vad, false, farRecent)
+        }
         let learned = residualPower > 0
         let expected = micPower * residualPower / max(self.micPower, 1e-20) + cancelledFloor.floor
         let candidate = vad && learned && cancelledPower > doubleTalkRatio * expected
         doubleTalkRun = candidate ? doubleTalkRun + 1 : 0
+        suspectHold = candidate ? suspectHangover : max(0, suspectHold - 1)
         let voiced = doubleTalkRun >= persistence
         if !candidate {
             self.micPower += weight * (micPower - self.micPower)
             residualPower += weight * (max(cancelledPower, 1e-14) - residualPower)
         }
-        return (voiced, true)
+        return (voiced, true, true)
     }
 }

@@ -17,7 +17,7 @@ import VoiceEngine
             """)
         let preset = try temporary.library.load("my-room")
         var expected = try temporary.library.load("echo-cancel").configuration
-        #expect(expected.tailMilliseconds == 250)
+        #expect(expected.tailMilliseconds == 200)
         expected.tailMilliseconds = 400
         #expect(preset.configuration == expected)
         #expect(preset.base == "echo-cancel")
@@ -45,7 +45,7 @@ import VoiceEngine
         let preset = try temporary.library.load("echo-cancel")
         #expect(preset.description == "mine")
         #expect(preset.configuration.inputGainDB == 6)
-        #expect(preset.configuration.echoCancellation && preset.configuration.tailMilliseconds == 250)
+        #expect(preset.configuration.echoCancellation && preset.configuration.tailMilliseconds == 200)
         let summary = temporary.library.summaries().first { $0.name == "echo-cancel" }
         #expect(summary?.description == "mine")
         #expect(summary?.source == temporary.directory + "/echo-cancel.toml")

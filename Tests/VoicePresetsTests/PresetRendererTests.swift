@@ -42,7 +42,7 @@ import VoiceEngine
             #expect(text.contains("# \(key.allowed). \(key.help)"))
         }
         #expect(text.contains("[echo_canceller]\n"))
-        #expect(text.contains("tail_ms = 250"))
+        #expect(text.contains("tail_ms = 200"))
         #expect(text.contains("# 20...1000 ms."))
         #expect(text.contains("reference = \"mono\""))
     }

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import VoiceRT
+
+@Suite("Real-time building blocks")
+struct RealtimeBuildingBlocksTests {
+    @Test("the FIFO keeps order across wrap-around and reports its fill")
+    func fifoOrder() {
+        var fifo = SampleFIFO(minimumCapacity: 100)
+        #expect(fifo.capacity == 128)
+        var next: Float = 0
+        var expected: Float = 0
+        var out = [Float](repeating: 0, count: 70)
+        for _ in 0..<50 {
+            let block = (0..<70).map { _ in defer { next += 1 }; return next }
+            block.withUnsafeBufferPointer { fifo.push($0.baseAddress!, 70) }
+            #expect(fifo.count == 70 && fifo.space == 58)
+            out.withUnsafeMutableBufferPointer { fifo.pop(into: $0.baseAddress!, 70) }
+            for v in out {
+                #expect(v == expected)
+                expected += 1
+            }
+        }
+        #expect(fifo.count == 0)
+    }
+
+    @Test("the delay line delays by exactly the set number of samples, and can change", arguments: [0, 1, 37, 480])
+    func delayLine(delay: Int) {
+        var line = DelayLine(maximumDelay: 1_000, maximumBlock: 64)
+        line.setDelay(delay)
+        let input = (1...640).map(Float.init)
+        var output = [Float](repeating: -1, count: 640)
+        input.withUnsafeBufferPointer { i in
+            output.withUnsafeMutableBufferPointer { o in
+                for start in stride(from: 0, to: 640, by: 64) { line.process(i.baseAddress! + start, o.baseAddress! + start, 64) }
+            }
+        }
+        for n in 0..<640 { #expect(output[n] == (n >= delay ? input[n - delay] : 0)) }
+        line.setDelay(5_000)
+        #expect(line.delay == 1_000)
+    }
+
+    @Test("the FFT matches a direct DFT and inverts exactly")
+    func fft() {
+        let n = 64
+        let fft = FFT(size: n)
+        let x = (0..<n).map { Float(sin(Double($0) * 0.7) + 0.3 * cos(Double($0) * 2.1)) }
+        var re = x, im = [Float](repeating: 0, count: n)
+        re.withUnsafeMutableBufferPointer { r in im.withUnsafeMutableBufferPointer { i in fft.forward(r.baseAddress!, i.baseAddress!) } }
+        for k in [0, 1, 5, 31, 63] {
+            var dr = 0.0, di = 0.0
+            for t in 0..<n {
+                let a = -2 * Double.pi * Double(k * t) / Double(n)
+                dr += Double(x[t]) * cos(a)
+                di += Double(x[t]) * sin(a)
+            }
+            #expect(abs(Double(re[k]) - dr) < 1e-3 && abs(Double(im[k]) - di) < 1e-3, "bin \(k)")
+        }
+        re.withUnsafeMutableBufferPointer { r in im.withUnsafeMutableBufferPointer { i in fft.inverse(r.baseAddress!, i.baseAddress!) } }
+        #expect(zip(re, x).allSatisfy { abs($0 - $1) < 1e-5 })
+    }
+
+    @Test("the index ring passes a million values between two threads in order, none lost")
+    func indexRingStress() async {
+        let ring = IndexRing(capacity: 64)
+        defer { ring.deallocate() }
+        let total = 1_000_000
+        let producer = Thread {
+            var v = 0
+            while v < total { if ring.push(v) { v += 1 } }
+        }
+        producer.start()
+        var expected = 0
+        var outOfOrder = 0
+        while expected < total {
+            if let v = ring.pop() {
+                if v != expected { outOfOrder += 1 }
+                expected += 1
+            }
+        }
+        #expect(outOfOrder == 0)
+        #expect(ring.pop() == nil)
+    }
+
+    @Test("the index ring refuses pushes when full and pops nothing when empty")
+    func indexRingBounds() {
+        let ring = IndexRing(capacity: 4)
+        defer { ring.deallocate() }
+        #expect(ring.pop() == nil)
+        for v in 0..<4 { #expect(ring.push(v)) }
+        #expect(!ring.push(4))
+        #expect(ring.available() == 4)
+        #expect(ring.pop() == 0)
+        #expect(ring.push(4))
+    }
+}
