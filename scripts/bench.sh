@@ -1,8 +1,27 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): CPU time of the full voicerack chain against the bare speexdsp calls
 # with the same settings, for blocks of 64, 256 and 1024 at 48 kHz. Release build.
+#   scripts/bench.sh [voicerack-bench options]   thread CPU time, min of 3 runs
+#   scripts/bench.sh --instructions              instruction counts under callgrind: repeatable
+#                                                whatever else the machine is doing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --product voicerack-bench >&2
-"$(swift build -c release --show-bin-path)/voicerack-bench" "$@"
+bench="$(swift build -c release --show-bin-path)/voicerack-bench"
+if [ "${1:-}" != "--instructions" ]; then
+  exec "$bench" "$@"
+fi
+command -v valgrind >/dev/null || { apt-get install -y -qq valgrind >&2; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+echo "block  full chain Ir     bare speexdsp Ir  ratio"
+for block in 64 256 1024; do
+  valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bench" --seconds 5 --repeat 1 --blocks "$block" >/dev/null 2>&1
+  # Inclusive instruction counts of the render cycle and of the bare speexdsp loop.
+  # (Through a file: grep -m1 closing a pipe early would fail the pipeline under pipefail.)
+  callgrind_annotate --inclusive=yes "$out/cg" > "$out/annotated"
+  full=$(grep -m1 'StateV6render3mic7farLeft' "$out/annotated" | awk '{gsub(",","",$1); print $1}')
+  bare=$(grep -m1 'runBareSpeex' "$out/annotated" | awk '{gsub(",","",$1); print $1}')
+  awk -v b="$block" -v f="$full" -v s="$bare" 'BEGIN { printf "%5d  %16d  %16d  %5.3f\n", b, f, s, f / s }'
+done

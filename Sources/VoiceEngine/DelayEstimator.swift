@@ -8,7 +8,7 @@ import VoiceRT
 /// engine can delay the reference and leave the filter only the room.
 ///
 /// Method: both signals are decimated by box-car averaging to about 4 kHz. Every `hop` decimated
-/// samples, Hann-windowed frames of the last `size` samples are transformed; their cross-spectrum
+/// samples (half a frame), Hann-windowed frames of the last `size` samples are transformed; their cross-spectrum
 /// (mic × conj(ref)) is smoothed over updates, whitened to unit magnitude (PHAT) in the 150–1900 Hz
 /// voice band, and transformed back. The lag of the largest peak in 0…`maximumLag` is a
 /// candidate; it becomes the estimate once three updates in a row agree within 0.5 ms and the peak
@@ -71,10 +71,12 @@ public struct DelayEstimator: ~Copyable {
         decimation = max(1, Int((Double(sampleRate) / 4000).rounded()))
         let decimatedRate = Double(sampleRate) / Double(decimation)
         maximumLag = max(1, Int(maximumDelaySeconds * decimatedRate))
+        // The frame must hold the longest lag plus enough overlap (≥ 1024 samples, 0.25 s) for
+        // the correlation; negative lags wrap to N − lag, outside the searched 0…maximumLag.
         var n = 1024
-        while n < 2 * maximumLag + 512 { n <<= 1 }
+        while n < maximumLag + 1024 { n <<= 1 }
         size = n
-        hop = n / 4
+        hop = n / 2
         untilHop = hop
         fft = FFT(size: n)
         lowBin = Int(150 * Double(n) / decimatedRate)
