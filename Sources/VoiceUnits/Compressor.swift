@@ -1,0 +1,149 @@
+import Foundation
+
+/// A feed-forward compressor with a soft knee, working in the dB domain.
+///
+/// Level is detected per sample, either the peak (|x|) or the RMS (mean square over a 10 ms
+/// one-pole window), and converted to dBFS with `FastDecibels` (error < 2e-5 dB, see there). The
+/// static curve (Giannoulis et al. 2012) passes levels below `threshold − knee/2` unchanged, reduces
+/// levels above `threshold + knee/2` by `ratio`, and joins the two with a quadratic in between.
+/// The reduction is smoothed by `GainSmoother` (63 % after `attack_ms` / `release_ms`), then the
+/// make-up gain (10 ms glide) is applied. Bypass glides the total gain to 0 dB over 10 ms.
+/// Latency: 0 samples.
+public struct Compressor: VoiceUnit, Sendable {
+    /// How the level is measured.
+    public enum Detector: Int, Sendable {
+        case peak = 0, rms = 1
+    }
+
+    public static let parameters = [
+        ParameterDescriptor(
+            id: "threshold_dbfs", name: "Threshold", range: -60...0, defaultValue: -20, unit: .decibelsFullScale),
+        ParameterDescriptor(id: "ratio", name: "Ratio", range: 1...20, defaultValue: 4, unit: .ratio),
+        ParameterDescriptor(id: "knee_db", name: "Knee", range: 0...24, defaultValue: 6, unit: .decibels),
+        ParameterDescriptor(id: "attack_ms", name: "Attack", range: 0.1...200, defaultValue: 5, unit: .milliseconds),
+        ParameterDescriptor(
+            id: "release_ms", name: "Release", range: 5...2_000, defaultValue: 100, unit: .milliseconds),
+        ParameterDescriptor(id: "makeup_db", name: "Make-up gain", range: 0...24, defaultValue: 0, unit: .decibels),
+        // 0 peak, 1 RMS
+        ParameterDescriptor(id: "detector", name: "Detector", range: 0...1, defaultValue: 0, unit: .ratio),
+        ParameterDescriptor(id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio),
+    ]
+
+    /// Window (one-pole time constant) of the RMS detector, in milliseconds.
+    static let rmsWindowMilliseconds: Float = 10
+
+    private var thresholdDBFS: Float = -20
+    private var ratio: Float = 4
+    private var kneeDB: Float = 6
+    private var attackMs: Float = 5
+    private var releaseMs: Float = 100
+    private var makeupDB: Float = 0
+    private var detector = Detector.peak
+    private var bypassed = false
+    private var sampleRate: Double = 48_000
+
+    // Per-sample terms.
+    private var slope: Float = 0.75  // 1 − 1/ratio: dB of reduction per dB over the threshold
+    private var rmsCoefficient: Float = 1
+    private var useRMS = false
+
+    // Signal state.
+    private var meanSquare: Float = 0
+    private var smoother = GainSmoother()
+    private var makeup = SmoothedGain()
+    private var engaged = SmoothedGain()
+
+    public init(
+        thresholdDBFS: Float = -20, ratio: Float = 4, kneeDB: Float = 6, attackMs: Float = 5,
+        releaseMs: Float = 100, makeupDB: Float = 0, detector: Detector = .peak, bypassed: Bool = false
+    ) {
+        self.thresholdDBFS = Self.clamp(0, thresholdDBFS)
+        self.ratio = Self.clamp(1, ratio)
+        self.kneeDB = Self.clamp(2, kneeDB)
+        self.attackMs = Self.clamp(3, attackMs)
+        self.releaseMs = Self.clamp(4, releaseMs)
+        self.makeupDB = Self.clamp(5, makeupDB)
+        self.detector = detector
+        self.bypassed = bypassed
+        derive()
+        makeup.jump(to: powf(10, self.makeupDB / 20))
+        engaged.jump(to: bypassed ? 0 : 1)
+    }
+
+    /// Gain reduction now, in dB (≥ 0, before make-up). - Realtime: safe.
+    @_noLocks
+    public func currentReductionDB() -> Float { smoother.reductionDB }
+
+    public mutating func prepare(_ spec: ProcessSpec) {
+        sampleRate = spec.sampleRate
+        makeup.rampLength = max(1, Int(spec.sampleRate * 0.01))
+        engaged.rampLength = makeup.rampLength
+        derive()
+        reset()
+    }
+
+    public mutating func setParameter(_ index: Int, _ value: Float) {
+        guard index >= 0, index < Self.parameters.count else { return }
+        let v = Self.clamp(index, value)
+        switch index {
+        case 0: thresholdDBFS = v
+        case 1: ratio = v
+        case 2: kneeDB = v
+        case 3: attackMs = v
+        case 4: releaseMs = v
+        case 5: makeupDB = v
+        case 6: detector = v >= 0.5 ? .rms : .peak
+        default: bypassed = v >= 0.5
+        }
+        derive()
+    }
+
+    /// Compresses `frames` samples in place. - Realtime: safe.
+    @_noLocks
+    public mutating func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        for i in 0..<frames {
+            let x = buffer[i]
+            let levelDB: Float
+            if useRMS {
+                meanSquare += (x * x - meanSquare) * rmsCoefficient
+                levelDB = FastDecibels.fromPower(meanSquare)
+            } else {
+                levelDB = FastDecibels.fromAmplitude(abs(x))
+            }
+            let reduction = smoother.next(wantedReduction(levelDB))
+            let g = FastDecibels.amplitude(-reduction) * makeup.next()
+            buffer[i] = x * (1 + engaged.next() * (g - 1))
+        }
+        if meanSquare < 1e-30 { meanSquare = 0 }
+    }
+
+    /// The static curve: dB of reduction wanted for a level of `levelDB` dBFS. - Realtime: safe.
+    @inline(__always) @_noLocks
+    func wantedReduction(_ levelDB: Float) -> Float {
+        let over = levelDB - thresholdDBFS
+        if 2 * over <= -kneeDB { return 0 }
+        if 2 * over < kneeDB {  // inside the knee (only reachable when kneeDB > 0)
+            let d = over + kneeDB / 2
+            return slope * d * d / (2 * kneeDB)
+        }
+        return slope * over
+    }
+
+    public mutating func reset() {
+        meanSquare = 0
+        smoother.reset()
+        makeup.jump(to: makeup.target)
+        engaged.jump(to: bypassed ? 0 : 1)
+    }
+
+    /// Turns the parameter values into the per-sample terms `process` uses.
+    private mutating func derive() {
+        slope = 1 - 1 / ratio
+        useRMS = detector == .rms
+        rmsCoefficient = TimeConstant.coefficient(milliseconds: Self.rmsWindowMilliseconds, sampleRate: sampleRate)
+        smoother.attackCoefficient = TimeConstant.coefficient(milliseconds: attackMs, sampleRate: sampleRate)
+        smoother.releaseCoefficient = TimeConstant.coefficient(milliseconds: releaseMs, sampleRate: sampleRate)
+        makeup.setTarget(powf(10, makeupDB / 20))
+        engaged.setTarget(bypassed ? 0 : 1)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// A feedback delay (echo): repeats the input after `time_ms`, each repeat `feedback` times the
+/// last.
+///
+/// The line holds up to `maximumTimeMs` (2 s by default, allocated in `prepare`). The wet signal
+/// is the line's output; what enters the line is input + feedback·wet, so an impulse comes back
+/// at n·time with amplitude feedbackⁿ⁻¹ (times `mix`). Output = (1 − mix)·dry + mix·wet. Gains
+/// (feedback, dry, wet) glide over 10 ms; a time change crossfades from the old tap to the new
+/// one over 20 ms (no pitch sweep, no click). Bypass glides to dry only over 10 ms; the line keeps
+/// running so re-engaging brings back the recent echoes, not stale ones. Time is rounded to whole
+/// samples. Latency: 0 samples (the dry path is direct).
+///
+/// Memory: allocated in `prepare`; call `deallocate()` once when the unit is dropped, off the
+/// real-time thread (see `UnitMemory`).
+public struct Delay: VoiceUnit {
+    public static let parameters = [
+        ParameterDescriptor(id: "time_ms", name: "Time", range: 1...2_000, defaultValue: 300, unit: .milliseconds),
+        ParameterDescriptor(id: "feedback", name: "Feedback", range: 0...0.95, defaultValue: 0.35, unit: .ratio),
+        ParameterDescriptor(id: "mix", name: "Mix", range: 0...1, defaultValue: 0.3, unit: .ratio),
+        ParameterDescriptor(id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio),
+    ]
+
+    /// Longest delay the line is allocated for, in milliseconds (at least the `time_ms` range).
+    public let maximumTimeMs: Float
+
+    private var timeMs: Float = 300
+    private var feedbackSetting: Float = 0.35
+    private var mix: Float = 0.3
+    private var bypassed = false
+    private var sampleRate: Double = 48_000
+
+    private var line: UnsafeMutablePointer<Float>?
+    private var mask = 0
+    private var maximumDelay = 0
+    private var writeIndex = 0
+    private var delay = 1  // samples, the tap in use
+    private var targetDelay = 1
+    private var fromDelay = 1  // the tap being faded out
+    private var fadeRemaining = 0
+    private var fadeLength = 960
+    private var inverseFade: Float = 1.0 / 960
+
+    private var feedback = SmoothedGain(initial: 0.35)
+    private var dry = SmoothedGain(initial: 0.7)
+    private var wet = SmoothedGain(initial: 0.3)
+
+    public init(
+        timeMs: Float = 300, feedback: Float = 0.35, mix: Float = 0.3, bypassed: Bool = false,
+        maximumTimeMs: Float = 2_000
+    ) {
+        self.maximumTimeMs = max(maximumTimeMs, Self.parameters[0].range.upperBound)
+        self.timeMs = Self.clamp(0, timeMs)
+        feedbackSetting = Self.clamp(1, feedback)
+        self.mix = Self.clamp(2, mix)
+        self.bypassed = bypassed
+        setGainTargets()
+        self.feedback.jump(to: self.feedback.target)
+        dry.jump(to: dry.target)
+        wet.jump(to: wet.target)
+    }
+
+    public mutating func prepare(_ spec: ProcessSpec) {
+        sampleRate = spec.sampleRate
+        deallocate()
+        maximumDelay = TimeConstant.samples(milliseconds: maximumTimeMs, sampleRate: sampleRate, minimum: 1)
+        let size = UnitMemory.powerOfTwo(atLeast: maximumDelay + 1)
+        line = UnitMemory.zeroed(Float.self, size, 0)
+        mask = size - 1
+        let ramp = max(1, Int(spec.sampleRate * 0.01))
+        feedback.rampLength = ramp
+        dry.rampLength = ramp
+        wet.rampLength = ramp
+        fadeLength = 2 * ramp  // 20 ms tap crossfade
+        inverseFade = 1 / Float(fadeLength)
+        targetDelay = delaySamples()
+        delay = targetDelay
+        reset()
+    }
+
+    /// Frees the line. Call once when the unit is dropped, off the real-time thread; the unit
+    /// passes audio through unchanged until prepared again.
+    public mutating func deallocate() {
+        line?.deallocate()
+        line = nil
+    }
+
+    public mutating func setParameter(_ index: Int, _ value: Float) {
+        guard index >= 0, index < Self.parameters.count else { return }
+        let v = Self.clamp(index, value)
+        switch index {
+        case 0:
+            timeMs = v
+            targetDelay = delaySamples()
+        case 1: feedbackSetting = v
+        case 2: mix = v
+        default: bypassed = v >= 0.5
+        }
+        setGainTargets()
+    }
+
+    /// Adds the echoes to `frames` samples in place. - Realtime: safe.
+    @_noLocks
+    public mutating func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        guard let line else { return }
+        if fadeRemaining == 0, targetDelay != delay {  // take a new time: fade from the old tap
+            fromDelay = delay
+            delay = targetDelay
+            fadeRemaining = fadeLength
+        }
+        for i in 0..<frames {
+            let x = buffer[i]
+            var y = line[(writeIndex &- delay) & mask]
+            if fadeRemaining > 0 {
+                let old = line[(writeIndex &- fromDelay) & mask]
+                fadeRemaining -= 1
+                y += (old - y) * (Float(fadeRemaining) * inverseFade)
+            }
+            var v = x + feedback.next() * y
+            if abs(v) < 1e-20 { v = 0 }  // a decaying tail must not turn subnormal
+            line[writeIndex & mask] = v
+            writeIndex &+= 1
+            buffer[i] = dry.next() * x + wet.next() * y
+        }
+    }
+
+    public mutating func reset() {
+        line?.update(repeating: 0, count: mask + 1)
+        writeIndex = 0
+        fadeRemaining = 0
+        delay = targetDelay
+    }
+
+    /// `time_ms` in samples, 1...maximumDelay.
+    private func delaySamples() -> Int {
+        min(max(1, TimeConstant.samples(milliseconds: timeMs, sampleRate: sampleRate)), max(1, maximumDelay))
+    }
+
+    private mutating func setGainTargets() {
+        feedback.setTarget(feedbackSetting)
+        dry.setTarget(bypassed ? 1 : 1 - mix)
+        wet.setTarget(bypassed ? 0 : mix)
+    }
+}
