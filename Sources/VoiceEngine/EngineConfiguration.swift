@@ -52,6 +52,12 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var levellerMaxGainDB: Float = 12
     public var levellerSpeedDBPerSecond: Float = 6
 
+    // Effect chain (after the leveller)
+    /// Units in processing order; empty = no chain.
+    public var effectOrder: [EffectKind] = []
+    /// Parameter values of every effect kind, indexed by `EffectKind.index`, then parameter index.
+    public var effectValues: [[Float]] = EffectKind.defaultValues
+
     // Output
     public var outputGainDB: Float = 0
 

@@ -25,6 +25,8 @@ public struct EngineState: ~Copyable {
     var leveller: VoiceLeveller
     let levellerEnabled: Bool
     var outputGain: Gain
+    /// Effect units after the leveller, in preset order.
+    let effects: EffectChain
 
     // Reference alignment.
     var estimator: DelayEstimator
@@ -81,6 +83,7 @@ public struct EngineState: ~Copyable {
         levellerEnabled = c.leveller
         outputGain = Gain(gainDB: c.outputGainDB)
         outputGain.prepare(spec)
+        effects = EffectChain(order: c.effectOrder, values: c.effectValues, spec: spec)
 
         let perMs = Double(sampleRate) / 1000
         let maximumDelay = Int(Double(c.maximumDelayMilliseconds) * perMs)
@@ -117,5 +120,8 @@ public struct EngineState: ~Copyable {
         figures.appliedDelay = delayLeft.delay
     }
 
-    deinit { buffers.deallocate() }
+    deinit {
+        buffers.deallocate()
+        effects.deallocate()
+    }
 }

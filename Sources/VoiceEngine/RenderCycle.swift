@@ -4,7 +4,7 @@ import VoiceRT
 ///
 /// ```
 /// mic ─► condition (NaN guard, gain, high-pass, meter) ─► mic FIFO ─┐
-/// far L/R ─► mix (mono or stereo) ─┬─► delay estimator            ├─► frames ─► output FIFO ─► voice
+/// far L/R ─► mix (mono or stereo) ─┬─► delay estimator            ├─► frames ─► output FIFO ─► effects ─► voice
 ///                                  └─► delay lines ─► ref FIFOs ──┘
 /// ```
 extension EngineState {
@@ -26,6 +26,7 @@ extension EngineState {
         enqueue(n)
         while micFIFO.count >= plan.frameSize { processFrame() }
         dequeue(into: voice, frames)
+        effects.process(voice, frames: frames)
         publishHealth()
     }
 

@@ -90,8 +90,8 @@ public final class VoiceEngine {
     }
 
     /// Samples between a mic sample entering `render` and its processed sample leaving it:
-    /// re-framing plus the preprocessor's frame.
-    public var latency: Int { plan.framingLatency + processingLatency }
+    /// re-framing, the preprocessor's frame and the effect chain (the limiter's look-ahead).
+    public var latency: Int { plan.framingLatency + processingLatency + state.pointee.effects.latency }
 
     /// Latency in milliseconds.
     public var latencyMilliseconds: Double { Double(latency) * 1000 / Double(sampleRate) }

@@ -1,3 +1,4 @@
+import Foundation
 import VoiceEngine
 
 /// One schema entry: a key of a section, what it accepts and the `EngineConfiguration` field it sets.
@@ -13,6 +14,10 @@ struct PresetKey: Sendable {
         case choice(
             [String], get: @Sendable (EngineConfiguration) -> String,
             set: @Sendable (inout EngineConfiguration, String) -> Void)
+        /// A comma-separated list of distinct names from `choices` (the effect chain's order).
+        case list(
+            [String], get: @Sendable (EngineConfiguration) -> [String],
+            set: @Sendable (inout EngineConfiguration, [String]) -> Void)
     }
 
     let section: String
@@ -30,13 +35,15 @@ struct PresetKey: Sendable {
     var allowed: String {
         switch kind {
         case .number(_, let range, let zero):
-            let span = "\(PresetNumber.text(range.lowerBound))...\(PresetNumber.text(range.upperBound)) \(unit)"
+            let span = "\(PresetNumber.text(range.lowerBound))...\(PresetNumber.text(range.upperBound))" + (unit.isEmpty ? "" : " \(unit)")
             return zero.map { "0 (\($0)) or \(span)" } ?? span
         case .boolean:
             return "true or false"
         case .choice(let choices, _, _):
             let quoted = choices.map { "\"\($0)\"" }
             return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
+        case .list(let choices, _, _):
+            return "a comma-separated list of distinct names from: " + choices.joined(separator: ", ")
         }
     }
 
@@ -74,6 +81,7 @@ enum PresetValue: Sendable, Equatable {
     case number(Float)
     case boolean(Bool)
     case choice(String)
+    case list([String])
 }
 
 extension PresetKey {
@@ -104,6 +112,18 @@ extension PresetKey {
                 throw failure("\(fullName) must be \(allowed), not \(value.text)")
             }
             return .choice(text)
+        case .list(let choices, _, _):
+            guard case .string(let text) = value.kind else {
+                throw failure("\(fullName) must be a string: \(allowed), not \(value.text)")
+            }
+            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for name in names where !choices.contains(name) {
+                throw failure("\(fullName): unknown effect '\(name)'; choose from \(choices.joined(separator: ", "))")
+            }
+            guard Set(names).count == names.count else {
+                throw failure("\(fullName): each effect may appear once, got \(value.text)")
+            }
+            return .list(names)
         }
     }
 
@@ -113,6 +133,7 @@ extension PresetKey {
         case (.number(let field, _, _), .number(let number)): configuration[keyPath: field] = number
         case (.boolean(let field), .boolean(let flag)): configuration[keyPath: field] = flag
         case (.choice(_, _, let set), .choice(let text)): set(&configuration, text)
+        case (.list(_, _, let set), .list(let names)): set(&configuration, names)
         default: assertionFailure("\(fullName): value \(value) does not match the key's kind")
         }
     }
@@ -123,6 +144,7 @@ extension PresetKey {
         case .number(let field, _, _): PresetNumber.text(Double(configuration[keyPath: field]))
         case .boolean(let field): configuration[keyPath: field] ? "true" : "false"
         case .choice(_, let get, _): "\"\(get(configuration))\""
+        case .list(_, let get, _): "\"\(get(configuration).joined(separator: ", "))\""
         }
     }
 }

@@ -1,3 +1,5 @@
+import VoiceEngine
+
 /// Prints a resolved preset as TOML: every key, each with a comment giving its meaning and range.
 ///
 /// The output is what `voicerack presets show NAME` prints: a complete, self-contained preset with
@@ -15,7 +17,7 @@ public enum PresetRenderer {
         // Comments start in one column across the file so the values read as a table.
         let assignments = PresetSchema.keys.map { "\($0.name) = \($0.tomlValue(in: preset.configuration))" }
         let width = assignments.map(\.count).max() ?? 0
-        for section in PresetSchema.sections {
+        for section in PresetSchema.sections where shows(section: section.name, preset.configuration) {
             lines += ["", "# \(section.help)", "[\(section.name)]"]
             for (key, assignment) in zip(PresetSchema.keys, assignments) where key.section == section.name {
                 let padding = String(repeating: " ", count: width - assignment.count)
@@ -23,6 +25,14 @@ public enum PresetRenderer {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Effect sections are shown only for units in the chain or set away from their defaults:
+    /// the others would add dozens of default lines. Left out, they read back as defaults.
+    static func shows(section: String, _ configuration: EngineConfiguration) -> Bool {
+        guard let kind = EffectKind(rawValue: section) else { return true }
+        return configuration.effectOrder.contains(kind)
+            || configuration.effectValues[kind.index] != EffectKind.defaultValues[kind.index]
     }
 
     /// A TOML basic string; control characters are escaped so the value stays on one line.

@@ -18,10 +18,30 @@ enum PresetSchema {
         ("echo_canceller", "Acoustic echo canceller (speexdsp) and the alignment of its far-end reference."),
         ("preprocessor", "Noise and residual-echo suppression, voice activity detection, dereverberation (speexdsp)."),
         ("agc", "Voice leveller: slowly steers the voice towards a target level."),
-        ("output", "Gain applied to voice_out, after all processing."),
-    ]
+        ("chain", "Effect units after the leveller, in the order listed; each has its own section below."),
+    ] + EffectKind.allCases.map { ($0.rawValue, "Settings of the \($0.rawValue) unit (used when listed in chain.order).") }
+        + [("output", "Gain applied to voice_out, after all processing.")]
 
-    static let keys: [PresetKey] = [
+    static let keys: [PresetKey] = engineKeys + [chainOrder] + EffectKind.allCases.flatMap(effectKeys)
+
+    /// `chain.order`: which effect units run, in which order.
+    static let chainOrder = PresetKey(
+        section: "chain", name: "order", unit: "",
+        help: "Effect units in processing order, e.g. \"gate, compressor, deesser, limiter\"; empty = none.",
+        kind: .list(
+            EffectKind.allCases.map(\.rawValue), get: { $0.effectOrder.map(\.rawValue) },
+            set: { configuration, names in configuration.effectOrder = names.compactMap(EffectKind.init(rawValue:)) }))
+
+    /// One key per parameter of an effect unit, from the unit's own descriptor (ranges, units).
+    static func effectKeys(_ kind: EffectKind) -> [PresetKey] {
+        kind.parameters.enumerated().map { index, p in
+            .number(
+                kind.rawValue, p.id, \EngineConfiguration.effectValues[kind.index][index],
+                Double(p.range.lowerBound)...Double(p.range.upperBound), p.unit.rawValue, p.name + ".")
+        }
+    }
+
+    static let engineKeys: [PresetKey] = [
         .number("input", "gain_db", \.inputGainDB, -40...40, "dB", "Gain applied to the microphone before any processing."),
         .number("input", "highpass_hz", \.highPassHz, 20...500, "Hz", "High-pass corner that removes rumble and handling noise.", zero: "off"),
 

@@ -40,9 +40,13 @@ struct RenderCycleRealtimeTests {
     /// jumps, so the delay estimator's re-alignment and the canceller's reset run in the region.
     @Test(
         "thousands of warm render cycles do nothing real-time unsafe",
-        arguments: [("echo-cancel", 64, 2), ("echo-cancel", 256, 1), ("echo-cancel", 333, 2), ("podcast", 128, 1), ("raw", 1024, 1)])
+        arguments: [
+            ("echo-cancel", 64, 2), ("echo-cancel", 256, 1), ("echo-cancel", 333, 2), ("podcast", 128, 1), ("raw", 1024, 1),
+            ("echo-cancel+every-effect", 256, 1),
+        ])
     func warmCyclesAreRealtimeSafe(preset: String, block: Int, referenceChannels: Int) throws {
-        let configuration = try PresetLibrary.standard().load(preset).configuration
+        var configuration = try PresetLibrary.standard().load(preset.replacingOccurrences(of: "+every-effect", with: "")).configuration
+        if preset.hasSuffix("+every-effect") { configuration.effectOrder = EffectKind.allCases }
         let rate = 48_000
         let engine = try VoiceEngine(
             configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)

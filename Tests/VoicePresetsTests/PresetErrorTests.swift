@@ -53,7 +53,7 @@ import VoiceEngine
         let e = try error("description = \"x\"\n\n[echo]\ntail_ms = 100\n", line: 3, key: "echo")
         #expect(e?.message == "unknown section [echo] (did you mean [echo_canceller]?)")
         let far = try error("[zzz]\n", line: 1, key: "zzz")
-        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [output]")
+        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
     }
 
     @Test func unknownKey() throws {
@@ -150,5 +150,26 @@ import VoiceEngine
         let missing = temporary.directory + "/absent.toml"
         let file = presetError { () throws(PresetError) in try temporary.library.load(missing) }
         #expect(file?.description == "\(missing): no such preset file")
+    }
+}
+
+@Suite("Effect chain keys")
+struct EffectChainKeyTests {
+    @Test("chain.order names effects; unknown or repeated names are refused with the line")
+    func chainOrder() throws {
+        let temporary = try TemporaryPresets()
+        try temporary.write("ok", "[chain]\norder = \"gate, limiter\"\n[limiter]\nceiling_dbfs = -3\n")
+        let c = try temporary.library.load("ok").configuration
+        #expect(c.effectOrder == [.gate, .limiter])
+        #expect(c.effectValues[EffectKind.limiter.index][0] == -3)
+        try temporary.write("bad", "[chain]\norder = \"gate, fuzz\"\n")
+        let e1 = #expect(throws: PresetError.self) { try temporary.library.load("bad") }
+        #expect(e1?.line == 2 && e1?.message.contains("unknown effect 'fuzz'") == true)
+        try temporary.write("twice", "[chain]\norder = \"gate, gate\"\n")
+        let e2 = #expect(throws: PresetError.self) { try temporary.library.load("twice") }
+        #expect(e2?.message.contains("each effect may appear once") == true)
+        try temporary.write("range", "[limiter]\nceiling_dbfs = 3\n")
+        let e3 = #expect(throws: PresetError.self) { try temporary.library.load("range") }
+        #expect(e3?.description.contains(":2: limiter.ceiling_dbfs = 3 is out of range; allowed -24...0 dBFS") == true)
     }
 }
