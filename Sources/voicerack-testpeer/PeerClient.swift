@@ -81,7 +81,7 @@ final class PeerClient {
         }
     }
 
-    /// Starts playback at the next cycle and waits until every frame has been played (true), the
+    /// Starts playback at the next cycle and waits until every frame has been played, the
     /// server went away (throws 69) or `timeout` seconds passed (throws 70).
     func play(timeout: Double) throws(PeerFailure) {
         let c = context
