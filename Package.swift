@@ -81,6 +81,9 @@ let package = Package(
             ]),
 
         // MARK: Test support
+        // A JACK peer for the live-path tests: plays mic/far files into voicerack and records
+        // voice_out. A test tool, not part of the product, so it may import CJack itself.
+        .executableTarget(name: "voicerack-testpeer", dependencies: ["CJack", "CJackShim", "VoiceFiles"]),
         .target(name: "VoiceTestSupport", dependencies: ["VoiceRT"]),
 
         // MARK: Tests

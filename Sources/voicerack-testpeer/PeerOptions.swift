@@ -1,0 +1,76 @@
+import Foundation
+
+/// The test peer's command line (parsed by hand: the peer is a small test tool and keeps its
+/// dependencies to CJack, CJackShim and VoiceFiles).
+///
+/// - Realtime: never; main thread, before the client opens.
+struct PeerOptions {
+    /// JACK server name; nil means `$JACK_DEFAULT_SERVER` or `default`.
+    var server: String?
+    /// Client name asked for.
+    var name = "testpeer"
+    /// The client whose mic_in, far_in_L/R and voice_out the peer connects to.
+    var target = "voicerack"
+    /// Played into `mic` (mono; the first channel of a multichannel file).
+    var micPath = ""
+    /// Played into `far_L` and `far_R` (mono duplicated, or the first two channels).
+    var refPath = ""
+    /// Where the recorded `voice` goes (32-bit float WAV, mono).
+    var outPath = ""
+    /// Seconds played and recorded after the longer input ends, so the processed tail is kept.
+    var tail = 0.5
+    /// Seconds the whole run may take before the peer gives up (exit 70).
+    var timeout = 120.0
+
+    static let usage = """
+        usage: voicerack-testpeer --target CLIENT --mic MIC.wav --ref REF.wav --out OUT.wav
+                                  [--server NAME] [--name NAME] [--tail SECONDS] [--timeout SECONDS]
+
+        Plays MIC into CLIENT:mic_in and REF into CLIENT:far_in_L/R from one process callback (the
+        same cycle feeds both), records CLIENT:voice_out into OUT from the cycle playback starts,
+        and exits once MIC/REF plus the tail have been played. OUT frame n was recorded in the
+        cycle that played input frame n. Exit codes: 0 ok, 64 usage, 65 bad input, 69 JACK server
+        unavailable or gone, 70 timeout, 73 OUT cannot be written.
+        """
+
+    /// Parses `arguments` (without the program name); throws a `PeerFailure` with status 64.
+    init(_ arguments: [String]) throws(PeerFailure) {
+        var rest = arguments[...]
+        func value(_ flag: String) throws(PeerFailure) -> String {
+            guard let v = rest.popFirst() else { throw PeerFailure(64, "\(flag) needs a value\n\(Self.usage)") }
+            return v
+        }
+        func seconds(_ flag: String) throws(PeerFailure) -> Double {
+            let text = try value(flag)
+            guard let s = Double(text), s >= 0 else { throw PeerFailure(64, "\(flag) \(text): expected seconds ≥ 0") }
+            return s
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--server": server = try value(flag)
+            case "--name": name = try value(flag)
+            case "--target": target = try value(flag)
+            case "--mic": micPath = try value(flag)
+            case "--ref": refPath = try value(flag)
+            case "--out": outPath = try value(flag)
+            case "--tail": tail = try seconds(flag)
+            case "--timeout": timeout = try seconds(flag)
+            case "-h", "--help": throw PeerFailure(0, Self.usage)
+            default: throw PeerFailure(64, "unknown argument \(flag)\n\(Self.usage)")
+            }
+        }
+        guard !micPath.isEmpty, !refPath.isEmpty, !outPath.isEmpty else {
+            throw PeerFailure(64, "--mic, --ref and --out are required\n\(Self.usage)")
+        }
+    }
+}
+
+/// A failure with the exit status it maps to (sysexits, as voicerack's own).
+struct PeerFailure: Error {
+    let status: Int32
+    let message: String
+    init(_ status: Int32, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+}
