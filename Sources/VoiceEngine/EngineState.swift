@@ -95,8 +95,11 @@ public struct EngineState: ~Copyable {
         let fixedDelay = Int(Double(c.delayMilliseconds) * perMs)
         delayLeft = DelayLine(maximumDelay: max(maximumDelay, fixedDelay), maximumBlock: plan.blockSize)
         delayRight = DelayLine(maximumDelay: max(maximumDelay, fixedDelay), maximumBlock: plan.blockSize)
-        delayLeft.setDelay(fixedDelay)
-        delayRight.setDelay(fixedDelay)
+        // Fixed: exactly as given. Auto: the given delay is a seed (e.g. JACK's port latencies),
+        // treated like an estimate, so the margin keeps the reference ahead of its echo.
+        let initialDelay = c.delayMode == .fixed ? fixedDelay : max(0, fixedDelay - delayMargin)
+        delayLeft.setDelay(initialDelay)
+        delayRight.setDelay(initialDelay)
 
         let fifo = 2 * (plan.blockSize + plan.frameSize) + plan.framingLatency
         micFIFO = SampleFIFO(minimumCapacity: fifo)

@@ -49,3 +49,21 @@ struct SampleRateAndStereoTests {
         #expect(Measure.ratioDB(scenario.mic, output, scenario.tail()) > 20)
     }
 }
+
+@Suite("Delay seed")
+struct DelaySeedTests {
+    @Test("in auto mode a seeded delay (JACK's port latencies) is applied at once, minus the margin, then refined")
+    func seededAuto() throws {
+        var c = EngineConfiguration.cancellerOnly
+        c.delayMilliseconds = 310
+        let scenario = EchoScenario(seconds: 8, bulkDelay: 0.31)
+        let engine = try VoiceEngine(configuration: c, sampleRate: 16_000, blockSize: 256)
+        #expect(engine.health().appliedDelay == (310 - 10) * 16)
+        let out = OfflineRenderer(engine: engine).process(mic: scenario.mic, reference: [scenario.reference])
+        // Seeded right, the estimate confirms it: no reset, and the canceller adapts from the start.
+        let h = engine.health()
+        #expect(abs(h.estimatedDelay - 310 * 16) <= 16)
+        #expect(h.cancellerResets == 0)
+        #expect(Measure.ratioDB(scenario.mic, out, 32_000..<48_000) > 20)
+    }
+}
