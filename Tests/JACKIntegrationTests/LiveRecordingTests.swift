@@ -59,6 +59,23 @@ extension LiveClientTests {
         return sine
     }
 
+    /// Gives back the slot a SIGKILLed jackd keeps in JACK's shared server registry
+    /// (/dev/shm/jack-shm-registry holds 8; a dead server's entry is reclaimed only by a server of
+    /// the same name): starts jackd under `name` again, waits until it serves, stops it cleanly,
+    /// and removes the semaphore files the killed server left for its clients.
+    static func releaseServerSlot(_ name: String) {
+        if let jackd = try? ChildProcess(
+            Tools.jackd!, ["-n", name, "-d", "dummy", "-r", "48000", "-p", "256"], environment: Tools.environment)
+        {
+            _ = poll(timeout: 10) { !jackd.isRunning || (try? runTool(Tools.jackLsp!, ["-s", name]).status) == 0 }
+            jackd.stop(SIGTERM)
+        }
+        let prefix = "jack_sem.\(getuid())_\(name)_"
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [] where file.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(atPath: "/dev/shm/" + file)
+        }
+    }
+
     /// Seconds of audio in `audio`.
     static func seconds(_ audio: AudioFileContents) -> Double { Double(audio.frames) / Double(audio.sampleRate) }
 
@@ -154,6 +171,7 @@ extension LiveClientTests {
         Thread.sleep(forTimeInterval: 2)
         let elapsed = Date().timeIntervalSince(started)
         server.jackd.stop(SIGKILL)
+        defer { Self.releaseServerSlot(server.name) }
         let status = voicerack.waitForExit(timeout: 20)
         #expect(status == 69, "output:\n\(voicerack.output)")
         #expect(voicerack.output.contains("summary: recorded voice to \(path)"), "output:\n\(voicerack.output)")
@@ -180,36 +198,36 @@ extension LiveClientTests {
 }
 
 /// `run --record` requests refused before any JACK client exists: with no server running the
-/// exit code is 64/73, not 69, which proves voicerack never tried to open a client.
-@Suite("voicerack run --record refusals")
-struct RecordingRefusalTests {
-    func run(_ extra: [String]) throws -> (status: Int32?, output: String) {
+/// exit code is 64/73, not 69, which proves voicerack never tried to open a client. In the
+/// serialized suite too, so no child process of these overlaps the live tests' peers.
+extension LiveClientTests {
+    func runRefused(_ extra: [String]) throws -> (status: Int32?, output: String) {
         let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
         let server = "voicerack-test-absent-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         return try runTool(binary, ["run", "--server", server, "--no-auto-connect"] + extra, timeout: 30)
     }
 
-    @Test("a format that cannot hold the tap: exit 64 listing the possible encodings")
+    @Test("run --record: a format that cannot hold the tap: exit 64 listing the possible encodings")
     func badFormat() throws {
-        let folder = try LiveClientTests.recordingFolder()
+        let folder = try Self.recordingFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (status, output) = try run(["--record", folder + "/v.wav", "--format", "wav:opus"])
+        let (status, output) = try runRefused(["--record", folder + "/v.wav", "--format", "wav:opus"])
         #expect(status == 64, "output:\n\(output)")
         #expect(output.contains("possible encodings for wav"), "output:\n\(output)")
-        let (status2, output2) = try run(["--record", "tuning=\(folder)/t.mp3"])
+        let (status2, output2) = try runRefused(["--record", "tuning=\(folder)/t.mp3"])
         #expect(status2 == 64, "output:\n\(output2)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/v.wav"))
     }
 
-    @Test("an uncreatable path or an existing file without --force: exit 73")
+    @Test("run --record: an uncreatable path or an existing file without --force: exit 73")
     func badPaths() throws {
-        let folder = try LiveClientTests.recordingFolder()
+        let folder = try Self.recordingFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (status, output) = try run(["--record", folder + "/missing/v.wav"])
+        let (status, output) = try runRefused(["--record", folder + "/missing/v.wav"])
         #expect(status == 73, "output:\n\(output)")
         #expect(output.contains(folder + "/missing"), "output:\n\(output)")
         #expect(FileManager.default.createFile(atPath: folder + "/v.wav", contents: Data([1, 2, 3])))
-        let (status2, output2) = try run(["--record", "voice=\(folder)/v.wav"])
+        let (status2, output2) = try runRefused(["--record", "voice=\(folder)/v.wav"])
         #expect(status2 == 73, "output:\n\(output2)")
         #expect(output2.contains("--force"), "output:\n\(output2)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/v.wav")) == Data([1, 2, 3]))
