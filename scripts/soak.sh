@@ -26,17 +26,22 @@ fi
 server="voicerack-soak-$$-$RANDOM"
 work=$(mktemp -d "${TMPDIR:-/tmp}/voicerack-soak.XXXXXX")
 pids=()
+# Stops what we started, newest first, each before the next: jackd last, once its clients are
+# gone (a jackd that dies unclean keeps its slot in JACK's 8-server registry in /dev/shm).
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
+  local i
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    kill "${pids[i]}" 2>/dev/null || true
+    wait "${pids[i]}" 2>/dev/null || true
+  done
+  if [ -n "${SOAK_KEEP_LOGS:-}" ]; then echo "soak: logs in $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
 jackd -n "$server" -d dummy -r 48000 -p 64 >"$work/jackd.log" 2>&1 &
 jackd_pid=$!
 pids+=("$jackd_pid")
-for _ in $(seq 50); do jack_lsp -s "$server" >/dev/null 2>&1 && break; sleep 0.2; done
+for _ in $(seq 100); do jack_lsp -s "$server" >/dev/null 2>&1 && break; sleep 0.2; done
 jack_lsp -s "$server" >/dev/null 2>&1 || { echo "soak: jackd did not start:" >&2; cat "$work/jackd.log" >&2; exit 69; }
 
 jack_simple_client sine "$server" >"$work/sine.log" 2>&1 &
