@@ -129,6 +129,50 @@ extension LiveClientTests {
         #expect(abs(reference - 0.0707) < 0.01, "reference RMS \(reference)")
     }
 
+    @Test(
+        "the tuning tap's delay follows the engine's latency after a buffer-size change",
+        .enabled(
+            if: Tools.jackSimpleClient != nil && Tools.jackBufsize != nil,
+            "jack_simple_client or jack_bufsize is not installed"))
+    func tuningFollowsBufferSize() throws {
+        let server = try JACKServer()
+        defer { server.stop() }
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let micPath = folder + "/mic.wav", tuningPath = folder + "/tuning.wav"
+        let (voicerack, _) = try launchRecordingClient(
+            on: server, preset: "echo-cancel", ["--record", "mic=\(micPath)", "--record", "tuning=\(tuningPath)"])
+        defer { voicerack.stop(SIGKILL) }
+        let sine = try feedSine(on: server)
+        defer { sine.stop(SIGTERM) }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try server.setBufferSize(1024) == 0)
+        let followed = poll(timeout: 10) { voicerack.output.contains("buffer size is now 1024 samples") }
+        try #require(followed, "output:\n\(voicerack.output)")
+        let line = voicerack.output.components(separatedBy: "\n").last { $0.contains("buffer size is now 1024 ") }
+        let latency = try #require(line.flatMap(Self.statedLatency), "output:\n\(voicerack.output)")
+        let before = try #require(Self.statedLatency(voicerack.output))
+        // Well after the change: the last second of the recording.
+        Thread.sleep(forTimeInterval: 2)
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 20) == 0, "output:\n\(voicerack.output)")
+
+        let mic = try AudioFileContents.read(micPath)
+        let tuning = try AudioFileContents.read(tuningPath)
+        try #require(tuning.channels.count == 3 && mic.frames == tuning.frames && mic.frames > 96_000)
+        let range = (mic.frames - 48_000)..<(mic.frames - latency - 1)
+        func matches(_ shift: Int) -> Double {
+            Double(range.filter { tuning.channels[0][$0 + shift] == mic.channels[0][$0] }.count) / Double(range.count)
+        }
+        #expect(matches(latency) > 0.95, "latency \(before) -> \(latency): \(matches(latency) * 100) % aligned")
+        #expect(matches(latency + 1) < 0.5 && matches(latency - 1) < 0.5)
+        // jack_simple_client's sine repeats every 200 samples: the old delay is told apart only
+        // when it differs from the new one by something else.
+        if (latency - before) % 200 != 0 {
+            #expect(matches(before) < 0.5, "still delayed by the old latency \(before)")
+        }
+    }
+
     @Test("SIGUSR1 starts and stops recording with the default file name; two toggles give two files")
     func sigusr1Toggles() throws {
         let server = try JACKServer()
