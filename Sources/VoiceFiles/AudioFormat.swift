@@ -71,6 +71,11 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
         return x
     }
 
+    /// The usual file extension for this container (`wav` for WAVEX too), without the dot.
+    public var fileExtension: String {
+        Self.containers.first { $0.name == container }?.extensions.first ?? "wav"
+    }
+
     /// Bytes one sample takes in the file for uncompressed encodings; nil for codecs.
     public var bytesPerSample: Int? {
         switch encoding {

@@ -10,6 +10,8 @@ public struct LiveRequest: Sendable {
     public var presetName: String
     /// Connect mic_in and speaker_out_L/R to the physical ports.
     public var autoConnect = true
+    /// What to record (from the start with `--record`, or on SIGUSR1).
+    public var recording = LiveRecordingOptions()
 
     public init(options: JACKClient.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
@@ -21,27 +23,43 @@ public struct LiveRequest: Sendable {
 /// Runs the JACK client until SIGINT/SIGTERM or until the server goes away.
 ///
 /// The main thread waits for signals with sigtimedwait in slices of 100 ms and, between them,
-/// checks for a server shutdown, forwards latency changes to JACK and prints the status: a
-/// redrawn line every 0.5 s on a terminal, a plain log line every 5 s otherwise.
+/// checks for a server shutdown and for recordings a write error stopped, forwards latency
+/// changes to JACK and prints the status: a redrawn line every 0.5 s on a terminal, a plain log
+/// line every 5 s otherwise. SIGUSR1 starts or stops recording.
+///
+/// Stopping (signal or server shutdown) closes the client first, so the process thread no
+/// longer runs, then finalises the recordings on this thread and prints the exit summary.
 ///
 /// - Realtime: never; main thread.
 public enum LiveSession {
-    /// Returns after a clean stop (SIGINT/SIGTERM); throws `.unavailable` (69) when the server is
-    /// not running or shuts down while we run.
+    /// Returns after a clean stop (SIGINT/SIGTERM); throws `.usage` (64) or `.cannotCreate` (73)
+    /// for recordings that cannot be made, before the client is opened, and `.unavailable` (69)
+    /// when the server is not running or shuts down while we run (after finalising the files).
     public static func run(_ request: LiveRequest) throws(HostError) {
         // Before any JACK thread exists, so they all inherit the blocked mask.
-        let signals = SignalWaiter([SIGINT, SIGTERM])
+        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1])
+        let recorder = LiveRecorder(request.recording)
+        try recorder.check(client: request.options.name)
         let server = request.options.serverDisplayName
         let client: JACKClient
         do {
             client = try JACKClient(options: request.options, configuration: request.configuration)
-            try client.activate()
         } catch {
             throw HostError(.unavailable, error.message)
         }
         defer { client.close() }
         let out = StatusOutput()
+        var startLines: [String] = []
+        if recorder.recordsFromStart { startLines = try recorder.start(client) }
+        do {
+            try client.activate()
+        } catch {
+            client.close()
+            _ = recorder.stop(detachingFrom: nil)
+            throw HostError(.unavailable, error.message)
+        }
         out.log(StatusText.started(client.status(), client: client.clientName, server: server, preset: request.presetName))
+        for line in startLines { out.log(line) }
         if client.clientName != request.options.name {
             out.log("note: the name '\(request.options.name)' was taken; JACK named this client '\(client.clientName)'")
         }
@@ -52,14 +70,22 @@ public enum LiveSession {
         var blockSize = client.status().blockSize
         while true {
             if let s = signals.wait(seconds: 0.1) {
+                if s == SIGUSR1 {
+                    toggleRecording(recorder, client, out)
+                    continue
+                }
                 out.log("stopping on \(s == SIGINT ? "SIGINT" : "SIGTERM"); xruns \(client.status().xruns)")
+                finish(client, recorder, out)
                 return
             }
             if client.serverHasShutDown {
                 let reason = client.shutdownReason.map { ": \($0)" } ?? ""
                 out.endLine()
+                out.log("JACK server '\(server)' shut down\(reason); finalising")
+                finish(client, recorder, out)
                 throw HostError(.unavailable, "JACK server '\(server)' shut down while voicerack was running\(reason)")
             }
+            for line in recorder.newProblems() { out.log(line) }
             client.updateLatenciesIfNeeded()
             let now = client.status()
             if now.blockSize != blockSize {
@@ -68,9 +94,31 @@ public enum LiveSession {
             }
             if Date().timeIntervalSince(lastStatus) >= out.interval {
                 lastStatus = Date()
-                out.status(StatusText.line(client.status()))
+                out.status(StatusText.line(client.status(), recording: recorder.statusText))
             }
         }
+    }
+
+    /// SIGUSR1: stops and finalises the recordings, or starts new ones from the templates.
+    private static func toggleRecording(_ recorder: LiveRecorder, _ client: JACKClient, _ out: StatusOutput) {
+        if recorder.isRecording {
+            out.log("SIGUSR1: stopping the recording")
+            for line in recorder.stop(detachingFrom: client) { out.log(line) }
+            return
+        }
+        do {
+            for line in try recorder.start(client) { out.log("SIGUSR1: " + line) }
+        } catch {
+            out.log("SIGUSR1: cannot start recording: \(error.message)")
+        }
+    }
+
+    /// Closes the client (the process thread stops), finalises the recordings, prints the summary.
+    private static func finish(_ client: JACKClient, _ recorder: LiveRecorder, _ out: StatusOutput) {
+        client.close()
+        _ = recorder.stop(detachingFrom: nil)
+        out.log("summary: " + RecordingText.timing(client.cycleFigures(), xruns: client.xrunCount))
+        for line in recorder.finishedLines { out.log("summary: " + line) }
     }
 }
 

@@ -4,8 +4,9 @@ import VoiceRT
 
 /// The live client's status line (main thread only).
 enum StatusText {
-    /// One line: levels, delay estimate, ERLE, voice activity, xruns, DSP load.
-    static func line(_ s: JACKStatus) -> String {
+    /// One line: levels, delay estimate, ERLE, voice activity, xruns, DSP load, the worst
+    /// callback time (% of the period) and, while recording, `recording` (files, lost frames).
+    static func line(_ s: JACKStatus, recording: String? = nil) -> String {
         let h = s.health
         let delay =
             h.estimatedDelay >= 0 ? HealthText.milliseconds(h.estimatedDelay, rate: s.sampleRate) : "--"
@@ -16,7 +17,10 @@ enum StatusText {
             "mic \(short(h.micLevel))", "far \(short(h.farLevel))", "voice \(short(h.outputLevel))",
             "delay \(delay)", "ERLE \(erle)", "VAD \(h.voiceActive ? "voice" : "-")",
             "xruns \(s.xruns)", String(format: "DSP %.1f%%", s.cpuLoad),
+            String(format: "worst %.0f%%", s.cycle.worstPercentOfPeriod),
         ]
+        if s.cycle.overruns > 0 { parts.append("over \(s.cycle.overruns)") }
+        if let recording { parts.append(recording) }
         if s.silentCycles > 0 { parts.append("silent cycles \(s.silentCycles)") }
         if let problem = s.problem { parts.append("problem: \(problem)") }
         return parts.joined(separator: "  ")

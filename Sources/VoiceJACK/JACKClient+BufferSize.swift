@@ -34,6 +34,8 @@ extension JACKClient {
             }
             // The old engine is released here, on this thread, when `current` is overwritten.
             current.engine = fresh
+            // Also the tuning tap's delay: the process thread reads it every cycle, so the tap
+            // lines up with the new engine from the next cycle on.
             context.pointee.voiceLatency.store(fresh.latency, ordering: .relaxed)
             context.pointee.latencyChanged.store(true, ordering: .releasing)
             bufferSizeProblem.withLock { $0 = nil }

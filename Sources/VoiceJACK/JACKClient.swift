@@ -51,6 +51,9 @@ public final class JACKClient: @unchecked Sendable {
     /// The engine whose state is in `context.engineSlot`. Main and notification thread only;
     /// the mutex serialises a swap against `status()`.
     let engine: Mutex<OwnedEngine>
+    /// The route set last installed in `context.routeSlot` (main thread only; see
+    /// JACKClient+Recording.swift). Freed by whoever replaces it, or by deinit.
+    var routes: UnsafeMutablePointer<TapRoutes>
     /// Why the last buffer-size change could not be followed (nil when fine).
     let bufferSizeProblem = Mutex<String?>(nil)
     private var active = false
@@ -85,8 +88,12 @@ public final class JACKClient: @unchecked Sendable {
             throw error
         }
         engine = Mutex(OwnedEngine(built))
+        routes = .allocate(capacity: 1)
+        routes.initialize(to: TapRoutes([]))
         context = .allocate(capacity: 1)
-        context.initialize(to: ProcessContext(ports: ports, engine: built.state, latency: built.latency))
+        context.initialize(
+            to: ProcessContext(
+                ports: ports, engine: built.state, latency: built.latency, routes: routes, sampleRate: sampleRate))
         installCallbacks()
         setPrettyNames(ports)
     }
@@ -95,6 +102,8 @@ public final class JACKClient: @unchecked Sendable {
         close()
         context.deinitialize(count: 1)
         context.deallocate()
+        routes.deinitialize(count: 1)
+        routes.deallocate()
     }
 
     /// Starts processing. Callbacks may run from here on.

@@ -1,7 +1,9 @@
 import CJack
+import Glibc
 
-// The one place where the process thread calls into libjack. The compiler's @_noLocks check
-// cannot see into C, so each call is wrapped in _unsafePerformance with the reason it is safe.
+// The one place where the process thread calls into C (libjack, the C library's clock). The
+// compiler's @_noLocks check cannot see into C, so each call is wrapped in _unsafePerformance
+// with the reason it is safe.
 
 /// The audio buffer of `port` for this cycle: `frames` samples, 32-bit float.
 ///
@@ -16,4 +18,16 @@ func audioBuffer(_ port: OpaquePointer, _ frames: jack_nframes_t) -> UnsafeMutab
     // connection); it does no allocation, locking or system call.
     let raw = _unsafePerformance { jack_port_get_buffer(port, frames) }
     return raw?.assumingMemoryBound(to: Float.self)
+}
+
+/// The monotonic clock in nanoseconds, for timing the process callback.
+///
+/// - Realtime: safe.
+@inline(__always) @_noLocks
+func monotonicNanoseconds() -> Int {
+    var now = timespec()
+    // Realtime: on Linux clock_gettime(CLOCK_MONOTONIC) is served by the vDSO: it reads the
+    // kernel's shared time page in user space, with no system call, allocation or lock.
+    _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
+    return now.tv_sec &* 1_000_000_000 &+ now.tv_nsec
 }

@@ -17,6 +17,8 @@ public struct JACKStatus: Sendable {
     public var silentCycles: Int
     /// Why the last buffer-size change could not be followed, if it could not.
     public var problem: String?
+    /// How long the process callback takes.
+    public var cycle: CycleFigures
 }
 
 extension JACKClient {
@@ -29,6 +31,6 @@ extension JACKClient {
             sampleRate: sampleRate, blockSize: blockSize, latency: latency,
             silentCycles: c.pointee.silentCycles.load(ordering: .relaxed)
                 + c.pointee.oversizedCycles.load(ordering: .relaxed),
-            problem: bufferSizeProblem.withLock { $0 })
+            problem: bufferSizeProblem.withLock { $0 }, cycle: c.pointee.timing.figures())
     }
 }

@@ -5,7 +5,8 @@ import VoiceEngine
 ///
 /// `arg` points at the client's `ProcessContext`. Far L/R go straight to speaker L/R (what the
 /// speakers play is exactly the echo reference the engine gets), the engine renders the mic into
-/// `voice_out`, and the monitor outputs are silent until the monitor path exists.
+/// `voice_out`, the monitor outputs are silent until the monitor path exists, and the recorder
+/// taps get the cycle's buffers. The whole cycle is timed (`ProcessContext.timing`).
 ///
 /// - Realtime: safe; this is the process thread's entry point.
 @_noLocks
@@ -19,6 +20,14 @@ extension ProcessContext {
     /// Runs one cycle; see `processCycle`. - Realtime: safe.
     @_noLocks
     func run(_ frames: jack_nframes_t) {
+        let start = monotonicNanoseconds()
+        cycle(frames)
+        timing.record(nanoseconds: monotonicNanoseconds() &- start, frames: Int(frames), sampleRate: sampleRate)
+    }
+
+    /// The cycle's work, without the timing. - Realtime: safe.
+    @inline(__always) @_noLocks
+    func cycle(_ frames: jack_nframes_t) {
         let n = Int(frames)
         guard let mic = audioBuffer(ports.mic, frames),
             let farLeft = audioBuffer(ports.farLeft, frames),
@@ -34,6 +43,28 @@ extension ProcessContext {
         silence(monitorLeft, n)
         silence(monitorRight, n)
         render(mic: mic, farLeft: farLeft, farRight: farRight, voice: voice, n)
+        routeTaps(
+            mic: mic, speakerLeft: speakerLeft, speakerRight: speakerRight, voice: voice,
+            monitorLeft: monitorLeft, monitorRight: monitorRight, n)
+    }
+
+    /// Feeds the recordings while holding the route set's token (see `TapRoutes`).
+    @inline(__always) @_noLocks
+    func routeTaps(
+        mic: UnsafeMutablePointer<Float>, speakerLeft: UnsafeMutablePointer<Float>,
+        speakerRight: UnsafeMutablePointer<Float>, voice: UnsafeMutablePointer<Float>,
+        monitorLeft: UnsafeMutablePointer<Float>, monitorRight: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
+        // Acquire pairs with the main thread's release when it installed the set.
+        guard let token = routeSlot.exchange(nil, ordering: .acquiring) else { return }
+        let routes = token.assumingMemoryBound(to: TapRoutes.self)
+        routes.pointee.record(
+            mic: mic, speakerLeft: speakerLeft, speakerRight: speakerRight, voice: voice,
+            monitorLeft: monitorLeft, monitorRight: monitorRight, frames: n,
+            latency: voiceLatency.load(ordering: .relaxed))
+        // Release: the main thread may free the set (and finish its recordings) once it holds
+        // the token again, so this cycle's writes must happen before.
+        routeSlot.store(token, ordering: .releasing)
     }
 
     /// Renders through the engine while holding its token; silence when there is none (a swap

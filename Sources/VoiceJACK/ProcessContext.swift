@@ -51,13 +51,26 @@ struct ProcessContext: ~Copyable, @unchecked Sendable {
     let latencyChanged = Atomic<Bool>(false)
     /// Set by the shutdown callback; `shutdownReason` holds its NUL-terminated reason then.
     let serverShutDown = Atomic<Bool>(false)
+    /// The recordings the process thread feeds (`TapRoutes`), as an ownership token like
+    /// `engineSlot`: nil while the process thread routes a cycle. Never nil otherwise (an empty
+    /// set when nothing records).
+    let routeSlot: Atomic<UnsafeMutableRawPointer?>
+    /// The server's sample rate (Hz), for the period in `timing`.
+    let sampleRate: Int
+    /// How long each process cycle took.
+    let timing = CycleTiming()
     /// Preallocated so the shutdown callback, which must be async-signal-safe, only copies bytes.
     let shutdownReason: UnsafeMutablePointer<CChar>
     static let shutdownReasonCapacity = 512
 
-    init(ports: PortSet, engine: UnsafeMutablePointer<EngineState>, latency: Int) {
+    init(
+        ports: PortSet, engine: UnsafeMutablePointer<EngineState>, latency: Int,
+        routes: UnsafeMutablePointer<TapRoutes>, sampleRate: Int
+    ) {
         self.ports = ports
         engineSlot = Atomic(UnsafeMutableRawPointer(engine))
+        routeSlot = Atomic(UnsafeMutableRawPointer(routes))
+        self.sampleRate = sampleRate
         voiceLatency = Atomic(latency)
         shutdownReason = .allocate(capacity: Self.shutdownReasonCapacity)
         shutdownReason.initialize(repeating: 0, count: Self.shutdownReasonCapacity)

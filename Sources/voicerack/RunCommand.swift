@@ -1,4 +1,5 @@
 import ArgumentParser
+import VoiceFiles
 import VoiceHost
 import VoiceJACK
 import VoicePresets
@@ -14,7 +15,23 @@ struct Run: ParsableCommand {
             speaker_out_L/R to the first two physical playback ports; voice_out is never connected \
             to the speakers.
 
-            Exits with 69 when the JACK server is not running or shuts down.
+            Recording: --record FILE records the processed voice; --record TAP=FILE records a tap: \
+            voice, mic (raw), reference (far end as sent to the speakers, 2 ch), monitor (2 ch) or \
+            tuning (mic, reference mix and voice in 3 sample-aligned channels). FILE may contain \
+            {date}, {time}, {client} and {tap}. Bad formats are refused (64), as are files that \
+            cannot be created or exist without --force (73), before the client starts.
+
+            SIGUSR1 starts or stops recording: stopping finalises the files and prints what was \
+            written; starting opens new files from the same templates (so {time} differs). Without \
+            --record, SIGUSR1 records the voice to voicerack-{client}-{date}-{time}-{tap}.wav in the \
+            current folder. Example: kill -USR1 $(pidof voicerack)
+
+            The status line shows the worst callback time as % of the period and, while recording, \
+            the files and frames lost to a slow disk (the files keep their timeline: lost frames \
+            are written as silence). SIGINT/SIGTERM finalise every file and print a summary.
+
+            Exits with 69 when the JACK server is not running or shuts down (recordings are \
+            finalised first).
             """)
 
     @Option(name: .long, help: "Preset name (see `voicerack presets list`) or path to a .toml file.")
@@ -29,13 +46,49 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Do not connect any port; leave the patching to the user.")
     var noAutoConnect = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Record from the start: FILE (the voice) or TAP=FILE, TAP one of voice, mic, reference, monitor, tuning. Repeatable.",
+            valueName: "spec"))
+    var record: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Recording format CONTAINER[:ENCODING], e.g. wav:pcm24, flac, w64 (default from each file's extension).",
+            valueName: "format"))
+    var format: String?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds of audio buffered while the disk is slow.", valueName: "seconds"))
+    var recordBuffer: Double = 10
+
+    @Flag(name: .long, help: "Overwrite recording files that exist.")
+    var force = false
+
+    func validate() throws {
+        guard recordBuffer >= 0.1, recordBuffer <= 600 else {
+            throw ValidationError("--record-buffer \(recordBuffer) is out of range; use 0.1-600 seconds")
+        }
+    }
+
     func run() throws {
         do {
+            var recording = LiveRecordingOptions()
+            recording.targets = try LiveRecordingOptions.parse(record)
+            if let format {
+                do { recording.format = try AudioFormat(parsing: format) } catch {
+                    throw HostError(.usage, "--format: \(error.description)")
+                }
+            }
+            recording.bufferSeconds = recordBuffer
+            recording.force = force
             let loaded = try PresetLibrary.standard().load(preset)
             var request = LiveRequest(
                 options: JACKClient.Options(name: name, server: server), configuration: loaded.configuration,
                 presetName: loaded.name)
             request.autoConnect = !noAutoConnect
+            request.recording = recording
             try LiveSession.run(request)
         } catch {
             throw failureExit(reporting: error)

@@ -1,0 +1,58 @@
+import Foundation
+import VoiceFiles
+import VoiceRecorder
+
+/// What `voicerack run` records: taps with file-name templates, the format, the buffer and
+/// whether existing files may be overwritten.
+///
+/// - Realtime: never (a value the CLI builds on the main thread).
+public struct LiveRecordingOptions: Sendable {
+    /// One tap to record and its file-name template (`{date}`, `{time}`, `{client}`, `{tap}`).
+    public struct Target: Sendable, Equatable {
+        public var tap: Tap
+        public var template: String
+
+        public init(tap: Tap, template: String) {
+            self.tap = tap
+            self.template = template
+        }
+    }
+
+    /// The file SIGUSR1 records to when no `--record` was given (the voice tap, current folder).
+    public static let defaultTemplate = "voicerack-{client}-{date}-{time}-{tap}.wav"
+
+    /// What `--record` asked for; empty means "nothing until SIGUSR1, then the default".
+    public var targets: [Target] = []
+    /// `--format`: overrides the format the extension suggests.
+    public var format: AudioFormat?
+    /// `--record-buffer`: seconds of audio held while the disk is slow.
+    public var bufferSeconds: Double = 10
+    /// `--force`: overwrite existing files.
+    public var force = false
+
+    public init() {}
+
+    /// Parses `--record` values: `FILE` (the voice) or `TAP=FILE`.
+    public static func parse(_ specs: [String]) throws(HostError) -> [Target] {
+        var targets: [Target] = []
+        for text in specs {
+            guard let (tap, path) = Tap.parse(text) else {
+                throw HostError(
+                    .usage,
+                    "--record \(text): expected FILE or TAP=FILE with TAP one of "
+                        + Tap.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            targets.append(Target(tap: tap, template: path))
+        }
+        return targets
+    }
+
+    /// The targets a start records: the given ones, else the voice tap with the default
+    /// template (its extension following `--format` when given).
+    var effectiveTargets: [Target] {
+        guard targets.isEmpty else { return targets }
+        var template = Self.defaultTemplate
+        if let format { template = String(template.dropLast(3)) + format.fileExtension }
+        return [Target(tap: .voice, template: template)]
+    }
+}

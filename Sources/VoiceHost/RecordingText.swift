@@ -1,0 +1,29 @@
+import Foundation
+import VoiceJACK
+import VoiceRecorder
+
+/// Lines about recordings and callback timing for the live client's log and exit summary.
+///
+/// - Realtime: never; main thread.
+enum RecordingText {
+    /// What one finished recording wrote: files, format, frames, duration, lost and padded
+    /// frames, and the error that stopped it early, if any.
+    static func summary(_ tap: Tap, _ recording: Recording, _ result: RecordingResult) -> String {
+        let spec = recording.spec
+        let s = result.status
+        let seconds = Double(s.framesWritten) / Double(spec.sampleRate)
+        var line = "recorded \(tap.rawValue) to \(result.files.joined(separator: ", ")) (\(spec.format), \(spec.channels) ch): "
+            + "\(s.framesWritten) frames, " + String(format: "%.2f s", seconds)
+            + ", lost \(s.framesLost), padded \(s.framesPadded)"
+        if let error = result.error { line += "; stopped early: \(error.message)" }
+        return line
+    }
+
+    /// The process callback's timing, e.g. `callback: 3750 cycles, 0 over the period, worst
+    /// 41.2% of the period (0.55 ms), xruns 0`.
+    static func timing(_ c: CycleFigures, xruns: Int) -> String {
+        "callback: \(c.cycles) cycles, \(c.overruns) over the period, worst "
+            + String(format: "%.1f%% of the period (%.2f ms)", c.worstPercentOfPeriod, c.worstMilliseconds)
+            + ", xruns \(xruns)"
+    }
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Soak test (not a CI test): how voicerack's process callback holds up over MINUTES (default 10)
+# at a 64-sample period, recording, compared with a trivial pass-through on the same server.
+#
+#   scripts/soak.sh [MINUTES]
+#
+# Starts its own jackd (dummy driver, 48 kHz, period 64, unique name), feeds jack_simple_client's
+# sine into mic_in and far_in_L, and runs
+#   1. voicerack run --preset echo-cancel --record voice + tuning   for MINUTES, then
+#   2. voicerack run --preset raw (no recording)                     for MINUTES,
+# printing for each the callback cycles, those longer than the period, the worst callback time
+# as % of the period, and the xruns JACK reported. VOICERACK=path picks the binary (default: a
+# release build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
+# jack_simple_client).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes=${1:-10}
+seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
+export JACK_NO_START_SERVER=1
+unset JACK_DEFAULT_SERVER
+
+if [ -z "${VOICERACK:-}" ]; then
+  swift build -c release --product voicerack >&2
+  VOICERACK=$(swift build -c release --show-bin-path)/voicerack
+fi
+server="voicerack-soak-$$-$RANDOM"
+work=$(mktemp -d "${TMPDIR:-/tmp}/voicerack-soak.XXXXXX")
+pids=()
+# Stops what we started, newest first, each before the next: jackd last, once its clients are
+# gone (a jackd that dies unclean keeps its slot in JACK's 8-server registry in /dev/shm).
+cleanup() {
+  local i
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    kill "${pids[i]}" 2>/dev/null || true
+    wait "${pids[i]}" 2>/dev/null || true
+  done
+  if [ -n "${SOAK_KEEP_LOGS:-}" ]; then echo "soak: logs in $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+jackd -n "$server" -d dummy -r 48000 -p 64 >"$work/jackd.log" 2>&1 &
+jackd_pid=$!
+pids+=("$jackd_pid")
+for _ in $(seq 100); do jack_lsp -s "$server" >/dev/null 2>&1 && break; sleep 0.2; done
+jack_lsp -s "$server" >/dev/null 2>&1 || { echo "soak: jackd did not start:" >&2; cat "$work/jackd.log" >&2; exit 69; }
+
+jack_simple_client sine "$server" >"$work/sine.log" 2>&1 &
+pids+=("$!")
+
+# run LABEL ARGS...: runs voicerack for $seconds with the sine on mic_in/far_in_L, prints its summary.
+run() {
+  local label=$1
+  shift
+  local log="$work/$label.log"
+  "$VOICERACK" run --server "$server" --name soak --no-auto-connect "$@" >"$log" 2>&1 &
+  local pid=$!
+  pids+=("$pid")
+  for _ in $(seq 100); do grep -q "running as JACK client" "$log" && break; sleep 0.1; done
+  jack_connect -s "$server" sine:output1 soak:mic_in
+  jack_connect -s "$server" sine:output2 soak:far_in_L
+  echo "soak: $label for $minutes min..." >&2
+  sleep "$seconds"
+  kill -INT "$pid"
+  local status=0
+  wait "$pid" || status=$?
+  local summary
+  summary=$(sed -n 's/^voicerack: summary: callback: //p' "$log")
+  printf '%-28s exit %s  %s\n' "$label" "$status" "${summary:-no summary; see below}"
+  sed -n 's/^voicerack: summary: recorded/  recorded/p' "$log"
+  [ -n "$summary" ] || cat "$log"
+}
+
+echo "soak: jackd '$server' (dummy, 48 kHz, 64-sample periods = 1.33 ms), $minutes min per run, binary $VOICERACK"
+run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
+run "raw pass-through" --preset raw
+echo "soak: jackd log lines mentioning xruns: $(grep -ci xrun "$work/jackd.log" || true)"
