@@ -1,26 +1,62 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds voicerack, makes a demo echo scenario (espeak-ng
-# speech played into a simulated room with sox, a near-end talker on top) and cleans it with the
-# echo-cancel preset. Prints what the engine measured and where the files are.
+# The main job: the live JACK client on a demo call.
+#
+# Installs what is missing, builds voicerack, makes a demo echo scenario (espeak-ng speech played
+# into a simulated room with sox, a near-end talker on top), starts a dummy-driver JACK server when
+# none is running (and stops it afterwards), runs `voicerack run --preset echo-cancel` recording
+# its processed voice, plays the scenario through voicerack's real JACK ports (mic_in, far_in_L/R)
+# with voicerack-testpeer, and prints where the recording is and what the engine measured.
+#
+#   scripts/run.sh [OUT_FOLDER]        (default demo-out/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build -c release --product voicerack >&2
-bin=$(swift build -c release --show-bin-path)/voicerack
+swift build -c release >&2
+bin=$(swift build -c release --show-bin-path)
 out=${1:-demo-out}
 mkdir -p "$out"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# Far end: a talker on the loudspeakers. Near end: you, joining after 4 s.
-espeak-ng -v en-us -s 150 -w "$tmp/far.wav" \
-  "The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background. It is easy to tell the depth of a well. These days a chicken leg is a rare dish. Rice is often served in round bowls."
-espeak-ng -v en+f3 -s 140 -w "$tmp/near.wav" \
-  "Hello, this is the near end talking over the far end. The juice of lemons makes fine punch."
-sox "$tmp/far.wav" -r 48000 -c 1 -b 32 -e float "$out/far.wav" norm -6
-# The room: 90 ms of playback and capture latency, reverberation, 10 dB quieter at the mic.
-sox "$out/far.wav" "$tmp/echo.wav" pad 0.09 reverb 40 50 30 vol 0.3
-sox "$tmp/near.wav" -r 48000 -c 1 -b 32 -e float "$tmp/near48.wav" norm -12 pad 4
-sox -m "$tmp/echo.wav" "$tmp/near48.wav" "$out/mic.wav" trim 0 "$(soxi -D "$out/far.wav")"
-echo "demo scenario: $out/mic.wav (near-end voice + echo of $out/far.wav)"
-"$bin" process --preset echo-cancel --mic "$out/mic.wav" --ref "$out/far.wav" --out "$out/voice.wav" --force
+jackd_pid="" voicerack_pid=""
+cleanup() {
+  [ -n "$voicerack_pid" ] && kill -INT "$voicerack_pid" 2>/dev/null && wait "$voicerack_pid" 2>/dev/null || true
+  [ -n "$jackd_pid" ] && kill "$jackd_pid" 2>/dev/null && wait "$jackd_pid" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+scripts/make-demo-scenario.sh "$out" >&2
+echo "demo scenario: $out/mic.wav (your voice + the echo of $out/far.wav)"
+
+# A JACK server: the one already running, else a private dummy-driver server.
+if jack_lsp >/dev/null 2>&1; then
+  server=${JACK_DEFAULT_SERVER:-default}
+  echo "using the running JACK server '$server' (nothing is connected to your speakers)"
+else
+  server=voicerack-demo-$$
+  jackd --no-realtime -n "$server" -d dummy -r 48000 -p 256 >"$tmp/jackd.log" 2>&1 &
+  jackd_pid=$!
+  for _ in $(seq 100); do jack_lsp -s "$server" >/dev/null 2>&1 && break; sleep 0.1; done
+  jack_lsp -s "$server" >/dev/null 2>&1 || { cat "$tmp/jackd.log" >&2; echo "run.sh: jackd did not start" >&2; exit 69; }
+  echo "started a dummy JACK server '$server' (48 kHz, 256-frame periods)"
+fi
+
+client=voicerack-demo
+"$bin/voicerack" run --server "$server" --name "$client" --preset echo-cancel --no-auto-connect \
+  --record "$out/voice.wav" --force >"$tmp/voicerack.log" 2>&1 &
+voicerack_pid=$!
+for _ in $(seq 100); do jack_lsp -s "$server" 2>/dev/null | grep -q "^$client:voice_out" && break; sleep 0.1; done
+jack_lsp -s "$server" -p | grep -A1 "^$client:" | sed 's/^/  /'
+
+echo "playing the call through $client's ports..."
+"$bin/voicerack-testpeer" --server "$server" --target "$client" --mic "$out/mic.wav" --ref "$out/far.wav" \
+  --out "$out/voice-seen-by-peer.wav"
+
+kill -INT "$voicerack_pid"
+wait "$voicerack_pid" || true
+voicerack_pid=""
+echo
+echo "--- voicerack ---"
+cat "$tmp/voicerack.log"
+echo "---"
+echo "recorded the processed voice: $out/voice.wav"
 echo "listen: play $out/mic.wav (before) and $out/voice.wav (after)"
