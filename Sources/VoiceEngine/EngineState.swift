@@ -1,3 +1,4 @@
+import Synchronization
 import VoiceRT
 import VoiceSpeex
 import VoiceUnits
@@ -35,6 +36,9 @@ public struct EngineState: ~Copyable {
     let delayTolerance: Int
     var delayLeft: DelayLine
     var delayRight: DelayLine
+    /// A bulk-delay seed in samples (e.g. from JACK's port latencies) posted by another thread;
+    /// -1 when none is pending. Applied only until the estimator has an estimate of its own.
+    let delaySeed = Atomic<Int>(-1)
 
     // Re-framing between host blocks and canceller frames.
     var micFIFO: SampleFIFO

@@ -86,6 +86,7 @@ extension EngineState {
     @inline(__always) @_noLocks
     mutating func trackDelay(_ n: Int) {
         guard tracksDelay else { return }
+        applyDelaySeed()
         guard estimator.process(mic: buffers.mic, reference: buffers.referenceMono, frames: n) else {
             return
         }
@@ -98,6 +99,19 @@ extension EngineState {
         processor.resetCanceller()
         figures.appliedDelay = delayLeft.delay
         figures.cancellerResets += 1
+    }
+
+    /// Takes a pending delay seed while the estimator has none of its own: the seed (capture +
+    /// playback latency) is where the echo should be, the estimate is where it is.
+    @inline(__always) @_noLocks
+    mutating func applyDelaySeed() {
+        let seed = delaySeed.exchange(-1, ordering: .relaxed)
+        guard seed >= 0, estimator.estimate < 0 else { return }
+        let target = max(0, seed - delayMargin)
+        guard target != delayLeft.delay else { return }
+        delayLeft.setDelay(target)
+        delayRight.setDelay(target)
+        figures.appliedDelay = delayLeft.delay
     }
 
     /// Delays the reference and queues the block for framing.

@@ -105,6 +105,13 @@ public final class VoiceEngine {
         state.pointee.render(mic: mic, farLeft: farLeft, farRight: farRight, voice: voice, frames: frames)
     }
 
+    /// Posts a bulk-delay seed (samples from the far end leaving to its echo arriving, e.g. the
+    /// playback + capture latency JACK reports). The process thread applies it, minus the
+    /// margin, until the estimator finds the delay itself. - Realtime: any thread may call.
+    public func seedReferenceDelay(samples: Int) {
+        state.pointee.delaySeed.store(max(0, samples), ordering: .relaxed)
+    }
+
     /// The health figures as last published. - Realtime: any thread may call.
     public func health() -> HealthFigures { healthBoard.pointee.snapshot() }
 

@@ -87,6 +87,9 @@ public enum LiveSession {
             }
             for line in recorder.newProblems() { out.log(line) }
             client.updateLatenciesIfNeeded()
+            if let seed = client.seedDelayFromPortLatencies() {
+                out.log("reference delay seeded from JACK latencies: \(seed) samples (playback + capture); the estimator refines it")
+            }
             let now = client.status()
             if now.blockSize != blockSize {
                 blockSize = now.blockSize

@@ -9,6 +9,9 @@ import VoiceEngine
 /// process thread never sees this box (it has the state pointer in the engine slot).
 struct OwnedEngine: @unchecked Sendable {
     var engine: VoiceEngine
+    /// The delay seed last posted, and to which engine (a swapped-in engine needs it again).
+    var postedSeed = -1
+    var seededEngine: ObjectIdentifier?
     init(_ engine: VoiceEngine) { self.engine = engine }
 }
 
