@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "voicerack-bench",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceSpeex", "VoiceTestSupport",
+                "VoiceEngine", "VoicePresets", "VoiceSpeex", "VoiceTestSupport", "VoiceRecorder", "VoiceFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

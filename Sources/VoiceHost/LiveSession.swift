@@ -85,6 +85,13 @@ public enum LiveSession {
                 finish(client, recorder, out)
                 throw HostError(.unavailable, "JACK server '\(server)' shut down while voicerack was running\(reason)")
             }
+            if let rate = client.changedSampleRate {
+                out.endLine()
+                let message = "JACK switched the sample rate from \(client.sampleRate) to \(rate) Hz; the engine and the recordings are built for \(client.sampleRate) Hz. Restart voicerack to continue at \(rate) Hz"
+                out.log(message + "; finalising")
+                finish(client, recorder, out)
+                throw HostError(.unavailable, message)
+            }
             for line in recorder.newProblems() { out.log(line) }
             client.updateLatenciesIfNeeded()
             if let seed = client.seedDelayFromPortLatencies() {

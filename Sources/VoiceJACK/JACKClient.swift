@@ -130,6 +130,14 @@ public final class JACKClient: @unchecked Sendable {
     /// True once the server shut down or threw the client out (see `shutdownReason`).
     public var serverHasShutDown: Bool { context.pointee.serverShutDown.load(ordering: .acquiring) }
 
+    /// A new sample rate JACK switched to after the engine was built, or nil while it matches.
+    /// voicerack refuses to go on then: the engine, its delay estimate and open recordings are all
+    /// at the old rate.
+    public var changedSampleRate: Int? {
+        let announced = context.pointee.announcedSampleRate.load(ordering: .relaxed)
+        return announced > 0 && announced != sampleRate ? announced : nil
+    }
+
     /// The reason JACK gave for the shutdown, if any.
     public var shutdownReason: String? {
         guard serverHasShutDown else { return nil }
@@ -197,6 +205,7 @@ public final class JACKClient: @unchecked Sendable {
         jack_set_xrun_callback(client, xrunOccurred, arg)
         jack_on_info_shutdown(client, serverShutDown, arg)
         jack_set_latency_callback(client, latencyChanged, arg)
+        jack_set_sample_rate_callback(client, sampleRateChanged, arg)
         // The buffer-size callback needs the engine's owner; it runs on the notification thread,
         // never the process thread, so an unretained reference is fine there (self outlives the
         // client: deinit closes it first).

@@ -11,6 +11,13 @@ func xrunOccurred(_ arg: UnsafeMutableRawPointer?) -> Int32 {
     return 0
 }
 
+/// Records the sample rate JACK announces; the main thread compares it with the engine's.
+/// - Realtime: safe (one atomic store).
+func sampleRateChanged(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    arg?.assumingMemoryBound(to: ProcessContext.self).pointee.announcedSampleRate.store(Int(rate), ordering: .relaxed)
+    return 0
+}
+
 /// Records that the server shut down (or kicked the client out) and why.
 ///
 /// JACK requires this to be async-signal-safe: it copies the reason into the preallocated buffer

@@ -51,6 +51,8 @@ struct ProcessContext: ~Copyable, @unchecked Sendable {
     let latencyChanged = Atomic<Bool>(false)
     /// Set by the shutdown callback; `shutdownReason` holds its NUL-terminated reason then.
     let serverShutDown = Atomic<Bool>(false)
+    /// The sample rate JACK last announced (its sample-rate callback); 0 before the first call.
+    let announcedSampleRate = Atomic<Int>(0)
     /// The recordings the process thread feeds (`TapRoutes`), as an ownership token like
     /// `engineSlot`: nil while the process thread routes a cycle. Never nil otherwise (an empty
     /// set when nothing records).

@@ -28,8 +28,14 @@ struct Bench: ParsableCommand {
     @Option(help: "Sample rate (Hz).") var rate = 48_000
     @Option(help: "Seconds of audio.") var seconds = 30
     @Option(help: "Runs of each measurement (the minimum counts).") var `repeat` = 3
+    @Option(help: "Measure the recorder instead: channels to record in real time (e.g. 2 or 8).")
+    var recorderChannels: Int?
 
     func run() throws {
+        if let channels = recorderChannels {
+            try RecorderBench.run(channels: channels, seconds: seconds, rate: rate, block: 256, folder: NSTemporaryDirectory())
+            return
+        }
         let configuration = try PresetLibrary.standard().load(preset).configuration
         let audio = Scenario(rate: rate, seconds: seconds)
         print("voicerack-bench: preset \(preset), \(seconds) s at \(rate) Hz, min of \(self.repeat) runs, thread CPU time")
