@@ -58,6 +58,27 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Parameter values of every effect kind, indexed by `EffectKind.index`, then parameter index.
     public var effectValues: [[Float]] = EffectKind.defaultValues
 
+    // Monitor (ear return) and ducking
+    /// Where the monitor's voice comes from.
+    public enum MonitorSource: String, Sendable, CaseIterable {
+        /// After input gain and high-pass only: no added latency.
+        case dry
+        /// The finished voice, late by the engine's latency.
+        case processed
+    }
+    public var monitor = false
+    public var monitorSource: MonitorSource = .dry
+    public var monitorVoiceDB: Float = 0
+    /// −1 (left) … +1 (right).
+    public var monitorVoicePan: Float = 0
+    public var monitorFarDB: Float = -6
+    public var monitorMasterDB: Float = 0
+    /// Lower the far end on speaker_out while the near end talks.
+    public var ducking = false
+    public var duckingDepthDB: Float = -12
+    public var duckingAttackMilliseconds: Float = 50
+    public var duckingReleaseMilliseconds: Float = 500
+
     // Output
     public var outputGainDB: Float = 0
 

@@ -28,6 +28,10 @@ public struct EngineState: ~Copyable {
     var outputGain: Gain
     /// Effect units after the leveller, in preset order.
     let effects: EffectChain
+    /// Ducking of speaker_out while the near end talks (see SpeakerAndMonitor.swift).
+    var ducking: DuckingState
+    /// The ear-return mix.
+    let monitor: MonitorMix
 
     // Reference alignment.
     var estimator: DelayEstimator
@@ -88,6 +92,8 @@ public struct EngineState: ~Copyable {
         outputGain = Gain(gainDB: c.outputGainDB)
         outputGain.prepare(spec)
         effects = EffectChain(order: c.effectOrder, values: c.effectValues, spec: spec)
+        ducking = DuckingState(c, sampleRate: sampleRate)
+        monitor = MonitorMix(c)
 
         let perMs = Double(sampleRate) / 1000
         let maximumDelay = Int(Double(c.maximumDelayMilliseconds) * perMs)

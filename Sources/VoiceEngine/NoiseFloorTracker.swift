@@ -9,7 +9,8 @@
 struct NoiseFloorTracker {
     /// Per-frame growth factor of the floor.
     let rise: Float
-    private(set) var floor: Float = 1e-10
+    /// Starts high (0 dBFS) and drops to the first real frame.
+    private(set) var floor: Float = 1
 
     /// A tracker for frames of `frameSize` samples at `sampleRate` Hz.
     init(frameSize: Int, sampleRate: Int) {
@@ -21,7 +22,11 @@ struct NoiseFloorTracker {
     /// the floor.
     @inline(__always) @_noLocks
     mutating func update(_ power: Float, margin: Float) -> Bool {
-        floor = power < floor ? max(power, 1e-12) : floor * rise
+        // Digital silence (below -100 dBFS: the stream's first blocks, a muted source) is not a
+        // noise floor: taking it would pin the floor so low that every later frame counted as
+        // voice until the 3 dB/s rise caught up, tens of seconds later.
+        guard power > 1e-10 else { return false }
+        floor = power < floor ? power : floor * rise
         return power > margin * floor
     }
 }

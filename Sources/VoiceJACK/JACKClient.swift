@@ -96,7 +96,8 @@ public final class JACKClient: @unchecked Sendable {
         context = .allocate(capacity: 1)
         context.initialize(
             to: ProcessContext(
-                ports: ports, engine: built.state, latency: built.latency, routes: routes, sampleRate: sampleRate))
+                ports: ports, engine: built.state, latency: built.latency, routes: routes, sampleRate: sampleRate,
+                monitorIsProcessed: configuration.monitor && configuration.monitorSource == .processed))
         installCallbacks()
         setPrettyNames(ports)
     }

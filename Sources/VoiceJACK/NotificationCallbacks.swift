@@ -42,8 +42,8 @@ func serverShutDown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ ar
 /// input's range is its output's playback range plus the same.
 ///
 /// mic_in → voice_out adds the engine's latency (re-framing + preprocessor); far_in → speaker_out
-/// adds nothing (a plain copy); the monitor outputs carry silence for now and report the mic's
-/// range unchanged.
+/// adds nothing (a copy, ducked or not); the monitor adds nothing when it carries the dry voice,
+/// the engine's latency when it carries the processed voice.
 ///
 /// - Realtime: never needed there (JACK calls it on a non-realtime thread).
 func latencyChanged(_ mode: jack_latency_callback_mode_t, _ arg: UnsafeMutableRawPointer?) {
@@ -52,7 +52,8 @@ func latencyChanged(_ mode: jack_latency_callback_mode_t, _ arg: UnsafeMutableRa
     let added = UInt32(clamping: context.pointee.voiceLatency.load(ordering: .relaxed))
     if mode == JackCaptureLatency {
         propagate(mode, from: ports.mic, to: [ports.voice], adding: added)
-        propagate(mode, from: ports.mic, to: [ports.monitorLeft, ports.monitorRight], adding: 0)
+        let monitorAdded = context.pointee.monitorIsProcessed ? added : 0
+        propagate(mode, from: ports.mic, to: [ports.monitorLeft, ports.monitorRight], adding: monitorAdded)
         propagate(mode, from: ports.farLeft, to: [ports.speakerLeft], adding: 0)
         propagate(mode, from: ports.farRight, to: [ports.speakerRight], adding: 0)
     } else {

@@ -3,10 +3,10 @@ import VoiceEngine
 
 /// JACK's process callback: one cycle of `frames` samples.
 ///
-/// `arg` points at the client's `ProcessContext`. Far L/R go straight to speaker L/R (what the
-/// speakers play is exactly the echo reference the engine gets), the engine renders the mic into
-/// `voice_out`, the monitor outputs are silent until the monitor path exists, and the recorder
-/// taps get the cycle's buffers. The whole cycle is timed (`ProcessContext.timing`).
+/// `arg` points at the client's `ProcessContext`. Far L/R go to speaker L/R (ducked while the
+/// near end talks, when the preset asks; what the speakers play is exactly the echo reference the
+/// engine gets), the engine renders the mic into `voice_out`, the monitor mix (ear return) goes
+/// to `monitor_out_L/R`, and the recorder taps get the cycle's buffers. The whole cycle is timed (`ProcessContext.timing`).
 ///
 /// - Realtime: safe; this is the process thread's entry point.
 @_noLocks
@@ -38,11 +38,9 @@ extension ProcessContext {
             let monitorLeft = audioBuffer(ports.monitorLeft, frames),
             let monitorRight = audioBuffer(ports.monitorRight, frames)
         else { return }
-        copy(farLeft, to: speakerLeft, n)
-        copy(farRight, to: speakerRight, n)
-        silence(monitorLeft, n)
-        silence(monitorRight, n)
-        render(mic: mic, farLeft: farLeft, farRight: farRight, voice: voice, n)
+        render(
+            mic: mic, farLeft: farLeft, farRight: farRight, voice: voice, speakerLeft: speakerLeft,
+            speakerRight: speakerRight, monitorLeft: monitorLeft, monitorRight: monitorRight, n)
         routeTaps(
             mic: mic, speakerLeft: speakerLeft, speakerRight: speakerRight, voice: voice,
             monitorLeft: monitorLeft, monitorRight: monitorRight, n)
@@ -67,30 +65,53 @@ extension ProcessContext {
         routeSlot.store(token, ordering: .releasing)
     }
 
-    /// Renders through the engine while holding its token; silence when there is none (a swap
-    /// is in progress) or the block is larger than the engine was built for.
+    /// Renders through the engine while holding its token: the (ducked) far end to the speakers,
+    /// which is also the engine's echo reference, the voice, and the monitor mix. Without a token
+    /// (a swap is in progress) or with a block larger than the engine was built for, the far end
+    /// passes to the speakers and voice and monitor are silent.
     @inline(__always) @_noLocks
     func render(
         mic: UnsafeMutablePointer<Float>, farLeft: UnsafeMutablePointer<Float>,
-        farRight: UnsafeMutablePointer<Float>, voice: UnsafeMutablePointer<Float>, _ n: Int
+        farRight: UnsafeMutablePointer<Float>, voice: UnsafeMutablePointer<Float>,
+        speakerLeft: UnsafeMutablePointer<Float>, speakerRight: UnsafeMutablePointer<Float>,
+        monitorLeft: UnsafeMutablePointer<Float>, monitorRight: UnsafeMutablePointer<Float>, _ n: Int
     ) {
+        guard let state = takeEngine(n) else {
+            copy(farLeft, to: speakerLeft, n)
+            copy(farRight, to: speakerRight, n)
+            silence(voice, n)
+            silence(monitorLeft, n)
+            silence(monitorRight, n)
+            return
+        }
+        state.pointee.feedSpeakers(
+            farLeft: farLeft, farRight: farRight, speakerLeft: speakerLeft, speakerRight: speakerRight, frames: n)
+        state.pointee.render(mic: mic, farLeft: speakerLeft, farRight: speakerRight, voice: voice, frames: n)
+        state.pointee.mixMonitor(
+            voice: voice, speakerLeft: speakerLeft, speakerRight: speakerRight, monitorLeft: monitorLeft,
+            monitorRight: monitorRight, frames: n)
+        // Release: the control side may free the engine once it holds the token again, so this
+        // cycle's writes to it must happen before.
+        engineSlot.store(UnsafeMutableRawPointer(state), ordering: .releasing)
+    }
+
+    /// Takes the engine's token for this cycle; nil (and counted) when a swap holds it or the
+    /// block is larger than the engine was built for (the token is then put back at once).
+    @inline(__always) @_noLocks
+    func takeEngine(_ n: Int) -> UnsafeMutablePointer<EngineState>? {
         // Acquire pairs with the control side's release when it installed this engine, so the
         // engine's memory is fully visible here.
         guard let token = engineSlot.exchange(nil, ordering: .acquiring) else {
-            silence(voice, n)
             silentCycles.add(1, ordering: .relaxed)
-            return
+            return nil
         }
         let state = token.assumingMemoryBound(to: EngineState.self)
-        if n <= state.pointee.plan.blockSize {
-            state.pointee.render(mic: mic, farLeft: farLeft, farRight: farRight, voice: voice, frames: n)
-        } else {
-            silence(voice, n)
+        guard n <= state.pointee.plan.blockSize else {
             oversizedCycles.add(1, ordering: .relaxed)
+            engineSlot.store(token, ordering: .releasing)
+            return nil
         }
-        // Release: the control side may free the engine once it holds the token again, so this
-        // cycle's writes to it must happen before.
-        engineSlot.store(token, ordering: .releasing)
+        return state
     }
 }
 

@@ -59,6 +59,9 @@ struct ProcessContext: ~Copyable, @unchecked Sendable {
     let routeSlot: Atomic<UnsafeMutableRawPointer?>
     /// The server's sample rate (Hz), for the period in `timing`.
     let sampleRate: Int
+    /// True when the monitor carries the processed voice (it then has the voice's latency);
+    /// false for the dry monitor, which adds none.
+    let monitorIsProcessed: Bool
     /// How long each process cycle took.
     let timing = CycleTiming()
     /// Preallocated so the shutdown callback, which must be async-signal-safe, only copies bytes.
@@ -67,8 +70,9 @@ struct ProcessContext: ~Copyable, @unchecked Sendable {
 
     init(
         ports: PortSet, engine: UnsafeMutablePointer<EngineState>, latency: Int,
-        routes: UnsafeMutablePointer<TapRoutes>, sampleRate: Int
+        routes: UnsafeMutablePointer<TapRoutes>, sampleRate: Int, monitorIsProcessed: Bool
     ) {
+        self.monitorIsProcessed = monitorIsProcessed
         self.ports = ports
         engineSlot = Atomic(UnsafeMutableRawPointer(engine))
         routeSlot = Atomic(UnsafeMutableRawPointer(routes))

@@ -18,6 +18,8 @@ enum PresetSchema {
         ("echo_canceller", "Acoustic echo canceller (speexdsp) and the alignment of its far-end reference."),
         ("preprocessor", "Noise and residual-echo suppression, voice activity detection, dereverberation (speexdsp)."),
         ("agc", "Voice leveller: slowly steers the voice towards a target level."),
+        ("monitor", "Ear return on monitor_out_L/R: your voice (dry = no added latency) plus the far end."),
+        ("ducking", "Lower the far end on speaker_out_L/R while you talk."),
         ("chain", "Effect units after the leveller, in the order listed; each has its own section below."),
     ] + EffectKind.allCases.map { ($0.rawValue, "Settings of the \($0.rawValue) unit (used when listed in chain.order).") }
         + [("output", "Gain applied to voice_out, after all processing.")]
@@ -67,6 +69,18 @@ enum PresetSchema {
         .number("agc", "target_dbfs", \.levellerTargetDBFS, -40...(-6), "dBFS", "Level the voice is steered towards."),
         .number("agc", "max_gain_db", \.levellerMaxGainDB, 0...30, "dB", "Most gain the leveller may add; caps how much quiet noise is raised."),
         .number("agc", "speed_db_per_s", \.levellerSpeedDBPerSecond, 0.5...30, "dB/s", "How fast the gain may change."),
+
+        .boolean("monitor", "enabled", \.monitor, "Feed monitor_out_L/R (off: silence)."),
+        .choice("monitor", "source", \.monitorSource, "dry: the mic after gain and high-pass, no added latency; processed: the finished voice, late by the engine's latency."),
+        .number("monitor", "voice_db", \.monitorVoiceDB, -60...12, "dB", "Level of your voice in the monitor."),
+        .number("monitor", "voice_pan", \.monitorVoicePan, -1...1, "", "Position of your voice: -1 left, 0 centre, 1 right."),
+        .number("monitor", "far_db", \.monitorFarDB, -60...12, "dB", "Level of the far end / program in the monitor."),
+        .number("monitor", "master_db", \.monitorMasterDB, -60...12, "dB", "Overall monitor level."),
+
+        .boolean("ducking", "enabled", \.ducking, "Lower speaker_out while near-end voice is detected."),
+        .number("ducking", "depth_db", \.duckingDepthDB, -40...0, "dB", "How far the far end is lowered."),
+        .number("ducking", "attack_ms", \.duckingAttackMilliseconds, 1...1000, "ms", "Time to go all the way down."),
+        .number("ducking", "release_ms", \.duckingReleaseMilliseconds, 10...5000, "ms", "Time to come all the way back."),
 
         .number("output", "gain_db", \.outputGainDB, -40...40, "dB", "Gain applied to voice_out after all processing."),
     ]

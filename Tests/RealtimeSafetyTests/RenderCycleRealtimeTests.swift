@@ -46,7 +46,11 @@ struct RenderCycleRealtimeTests {
         ])
     func warmCyclesAreRealtimeSafe(preset: String, block: Int, referenceChannels: Int) throws {
         var configuration = try PresetLibrary.standard().load(preset.replacingOccurrences(of: "+every-effect", with: "")).configuration
-        if preset.hasSuffix("+every-effect") { configuration.effectOrder = EffectKind.allCases }
+        if preset.hasSuffix("+every-effect") {
+            configuration.effectOrder = EffectKind.allCases
+            configuration.monitor = true
+            configuration.ducking = true
+        }
         let rate = 48_000
         let engine = try VoiceEngine(
             configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
@@ -58,6 +62,7 @@ struct RenderCycleRealtimeTests {
         let late = Signals.convolve(far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.2, tail: 0.05, gain: 0.5, seed: 34))
         let mic = Signals.mix(Array(early.prefix(n / 2)) + Array(late.suffix(n - n / 2)), near)
         var out = [Float](repeating: 0, count: block)
+        var speakerL = out, speakerR = out, monitorL = out, monitorR = out
         var cycles = 0
         let warmBlocks = rate / block  // one second outside the region
         mic.withUnsafeBufferPointer { m in
@@ -67,10 +72,17 @@ struct RenderCycleRealtimeTests {
                     while start + block <= n {
                         let inRegion = start / block >= warmBlocks
                         if inRegion { rtcheck_enter() }
-                        engine.render(
-                            mic: m.baseAddress! + start, farLeft: f.baseAddress! + start,
-                            farRight: referenceChannels == 2 ? f.baseAddress! + start : nil, voice: o.baseAddress!,
-                            frames: block)
+                        // The live cycle: ducked far end to the speakers, render, monitor mix.
+                        let state = engine.state
+                        state.pointee.feedSpeakers(
+                            farLeft: f.baseAddress! + start, farRight: f.baseAddress! + start, speakerLeft: &speakerL,
+                            speakerRight: &speakerR, frames: block)
+                        state.pointee.render(
+                            mic: m.baseAddress! + start, farLeft: speakerL,
+                            farRight: referenceChannels == 2 ? speakerR : nil, voice: o.baseAddress!, frames: block)
+                        state.pointee.mixMonitor(
+                            voice: o.baseAddress!, speakerLeft: speakerL, speakerRight: speakerR,
+                            monitorLeft: &monitorL, monitorRight: &monitorR, frames: block)
                         if inRegion {
                             rtcheck_exit()
                             cycles += 1

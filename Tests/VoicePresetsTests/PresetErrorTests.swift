@@ -53,7 +53,7 @@ import VoiceEngine
         let e = try error("description = \"x\"\n\n[echo]\ntail_ms = 100\n", line: 3, key: "echo")
         #expect(e?.message == "unknown section [echo] (did you mean [echo_canceller]?)")
         let far = try error("[zzz]\n", line: 1, key: "zzz")
-        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
+        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
     }
 
     @Test func unknownKey() throws {
@@ -171,5 +171,20 @@ struct EffectChainKeyTests {
         try temporary.write("range", "[limiter]\nceiling_dbfs = 3\n")
         let e3 = #expect(throws: PresetError.self) { try temporary.library.load("range") }
         #expect(e3?.description.contains(":2: limiter.ceiling_dbfs = 3 is out of range; allowed -24...0 dBFS") == true)
+    }
+}
+
+@Suite("Monitor and ducking keys")
+struct MonitorDuckingKeyTests {
+    @Test("monitor and ducking sections set the engine's fields; a bad source is refused")
+    func keys() throws {
+        let temporary = try TemporaryPresets()
+        try temporary.write("m", "[monitor]\nenabled = true\nsource = \"processed\"\nvoice_pan = -0.5\n[ducking]\nenabled = true\ndepth_db = -18\n")
+        let c = try temporary.library.load("m").configuration
+        #expect(c.monitor && c.monitorSource == .processed && c.monitorVoicePan == -0.5)
+        #expect(c.ducking && c.duckingDepthDB == -18)
+        try temporary.write("bad", "[monitor]\nsource = \"wet\"\n")
+        let e = #expect(throws: PresetError.self) { try temporary.library.load("bad") }
+        #expect(e?.description.contains(":2: monitor.source must be \"dry\" or \"processed\"") == true)
     }
 }
