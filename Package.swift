@@ -54,7 +54,7 @@ let package = Package(
 
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
-        .target(name: "VoicePresets", dependencies: ["VoiceEngine"]),
+        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
         // The only importer of CJack: client, ports, process callback, latency, connections.
         .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceEngine", "VoiceRT", "VoiceRecorder"]),

@@ -79,6 +79,11 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var duckingAttackMilliseconds: Float = 50
     public var duckingReleaseMilliseconds: Float = 500
 
+    // Recording (read by the host, not the engine)
+    /// Format of `voicerack run`'s recordings, `CONTAINER[:ENCODING]`; empty = from each file's
+    /// extension. `--format` overrides it.
+    public var recordingFormat = ""
+
     // Output
     public var outputGainDB: Float = 0
 

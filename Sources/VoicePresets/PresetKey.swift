@@ -14,6 +14,10 @@ struct PresetKey: Sendable {
         case choice(
             [String], get: @Sendable (EngineConfiguration) -> String,
             set: @Sendable (inout EngineConfiguration, String) -> Void)
+        /// Free text; `check` returns why a value is wrong (nil when it is fine).
+        case text(
+            String, get: @Sendable (EngineConfiguration) -> String,
+            set: @Sendable (inout EngineConfiguration, String) -> Void, check: @Sendable (String) -> String?)
         /// A comma-separated list of distinct names from `choices` (the effect chain's order).
         case list(
             [String], get: @Sendable (EngineConfiguration) -> [String],
@@ -42,6 +46,8 @@ struct PresetKey: Sendable {
         case .choice(let choices, _, _):
             let quoted = choices.map { "\"\($0)\"" }
             return quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
+        case .text(let description, _, _, _):
+            return description
         case .list(let choices, _, _):
             return "a comma-separated list of distinct names from: " + choices.joined(separator: ", ")
         }
@@ -82,6 +88,7 @@ enum PresetValue: Sendable, Equatable {
     case boolean(Bool)
     case choice(String)
     case list([String])
+    case text(String)
 }
 
 extension PresetKey {
@@ -112,6 +119,12 @@ extension PresetKey {
                 throw failure("\(fullName) must be \(allowed), not \(value.text)")
             }
             return .choice(text)
+        case .text(_, _, _, let check):
+            guard case .string(let text) = value.kind else {
+                throw failure("\(fullName) must be a string (\(allowed)), not \(value.text)")
+            }
+            if let problem = check(text) { throw failure("\(fullName) = \(value.text): \(problem)") }
+            return .text(text)
         case .list(let choices, _, _):
             guard case .string(let text) = value.kind else {
                 throw failure("\(fullName) must be a string: \(allowed), not \(value.text)")
@@ -134,6 +147,7 @@ extension PresetKey {
         case (.boolean(let field), .boolean(let flag)): configuration[keyPath: field] = flag
         case (.choice(_, _, let set), .choice(let text)): set(&configuration, text)
         case (.list(_, _, let set), .list(let names)): set(&configuration, names)
+        case (.text(_, _, let set, _), .text(let text)): set(&configuration, text)
         default: assertionFailure("\(fullName): value \(value) does not match the key's kind")
         }
     }
@@ -145,6 +159,7 @@ extension PresetKey {
         case .boolean(let field): configuration[keyPath: field] ? "true" : "false"
         case .choice(_, let get, _): "\"\(get(configuration))\""
         case .list(_, let get, _): "\"\(get(configuration).joined(separator: ", "))\""
+        case .text(_, let get, _, _): PresetRenderer.quoted(get(configuration))
         }
     }
 }

@@ -1,4 +1,5 @@
 import VoiceEngine
+import VoiceFiles
 
 /// Every key a preset may set: its section, type, allowed values, unit, help and target field.
 ///
@@ -20,11 +21,30 @@ enum PresetSchema {
         ("agc", "Voice leveller: slowly steers the voice towards a target level."),
         ("monitor", "Ear return on monitor_out_L/R: your voice (dry = no added latency) plus the far end."),
         ("ducking", "Lower the far end on speaker_out_L/R while you talk."),
+        ("recording", "How `voicerack run` records (--record FILE or TAP=FILE)."),
         ("chain", "Effect units after the leveller, in the order listed; each has its own section below."),
     ] + EffectKind.allCases.map { ($0.rawValue, "Settings of the \($0.rawValue) unit (used when listed in chain.order).") }
         + [("output", "Gain applied to voice_out, after all processing.")]
 
-    static let keys: [PresetKey] = engineKeys + [chainOrder] + EffectKind.allCases.flatMap(effectKeys)
+    static let keys: [PresetKey] = engineKeys + [recordingFormat, chainOrder] + EffectKind.allCases.flatMap(effectKeys)
+
+    /// `recording.format`: checked with libsndfile's own list, so a preset cannot name a format
+    /// this machine cannot write.
+    static let recordingFormat = PresetKey(
+        section: "recording", name: "format", unit: "",
+        help: "Container and encoding of recordings, e.g. \"flac:pcm24\"; empty = from each file's extension; --format overrides.",
+        kind: .text(
+            "\"\" or CONTAINER[:ENCODING] (wav, wavex, rf64, w64, caf, aiff, flac, ogg, opus, mp3)",
+            get: { $0.recordingFormat }, set: { $0.recordingFormat = $1 },
+            check: { text in
+                guard !text.isEmpty else { return nil }
+                do {
+                    let format = try AudioFormat(parsing: text)
+                    return format.isWritable(channels: 1, sampleRate: 48_000) ? nil : "libsndfile cannot write \(format) here"
+                } catch {
+                    return "\(error)"
+                }
+            }))
 
     /// `chain.order`: which effect units run, in which order.
     static let chainOrder = PresetKey(

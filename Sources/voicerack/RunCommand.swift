@@ -74,16 +74,18 @@ struct Run: ParsableCommand {
 
     func run() throws {
         do {
+            let loaded = try PresetLibrary.standard().load(preset)
             var recording = LiveRecordingOptions()
             recording.targets = try LiveRecordingOptions.parse(record)
-            if let format {
-                do { recording.format = try AudioFormat(parsing: format) } catch {
-                    throw HostError(.usage, "--format: \(error.description)")
+            // --format, else the preset's [recording] format, else each file's extension.
+            let chosenFormat = format ?? (loaded.configuration.recordingFormat.isEmpty ? nil : loaded.configuration.recordingFormat)
+            if let chosenFormat {
+                do { recording.format = try AudioFormat(parsing: chosenFormat) } catch {
+                    throw HostError(.usage, (format != nil ? "--format" : "\(loaded.source): recording.format") + ": \(error.description)")
                 }
             }
             recording.bufferSeconds = recordBuffer
             recording.force = force
-            let loaded = try PresetLibrary.standard().load(preset)
             var request = LiveRequest(
                 options: JACKClient.Options(name: name, server: server), configuration: loaded.configuration,
                 presetName: loaded.name)

@@ -277,3 +277,24 @@ extension LiveClientTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/v.wav")) == Data([1, 2, 3]))
     }
 }
+
+extension LiveClientTests {
+    @Test("run --record follows the preset's recording.format when --format is not given")
+    func presetRecordingFormat() throws {
+        let server = try JACKServer()
+        defer { server.stop() }
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let preset = folder + "/pcm16.toml"
+        try "base = \"raw\"\n[recording]\nformat = \"wav:pcm16\"\n".write(toFile: preset, atomically: true, encoding: .utf8)
+        let path = folder + "/voice.wav"
+        let (voicerack, _) = try launchRecordingClient(on: server, preset: preset, ["--record", path])
+        defer { voicerack.stop(SIGKILL) }
+        Thread.sleep(forTimeInterval: 1)
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
+        #expect(voicerack.output.contains("recording voice to \(path) (wav:pcm16"), "\(voicerack.output)")
+        let bits = try runTool("/usr/bin/soxi", ["-b", path])
+        #expect(bits.output.trimmingCharacters(in: .whitespacesAndNewlines) == "16")
+    }
+}

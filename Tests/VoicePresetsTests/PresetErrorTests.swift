@@ -53,7 +53,7 @@ import VoiceEngine
         let e = try error("description = \"x\"\n\n[echo]\ntail_ms = 100\n", line: 3, key: "echo")
         #expect(e?.message == "unknown section [echo] (did you mean [echo_canceller]?)")
         let far = try error("[zzz]\n", line: 1, key: "zzz")
-        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
+        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [recording], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
     }
 
     @Test func unknownKey() throws {
@@ -186,5 +186,18 @@ struct MonitorDuckingKeyTests {
         try temporary.write("bad", "[monitor]\nsource = \"wet\"\n")
         let e = #expect(throws: PresetError.self) { try temporary.library.load("bad") }
         #expect(e?.description.contains(":2: monitor.source must be \"dry\" or \"processed\"") == true)
+    }
+}
+
+@Suite("Recording format key")
+struct RecordingFormatKeyTests {
+    @Test("recording.format takes what libsndfile writes and names the choices otherwise")
+    func format() throws {
+        let temporary = try TemporaryPresets()
+        try temporary.write("ok", "[recording]\nformat = \"flac:pcm24\"\n")
+        #expect(try temporary.library.load("ok").configuration.recordingFormat == "flac:pcm24")
+        try temporary.write("bad", "[recording]\nformat = \"wav:pcm12\"\n")
+        let e = #expect(throws: PresetError.self) { try temporary.library.load("bad") }
+        #expect(e?.description.contains(":2: recording.format = \"wav:pcm12\": format 'wav:pcm12': unknown encoding; choose one of pcm16") == true, "\(String(describing: e))")
     }
 }
