@@ -2,7 +2,10 @@
 # Installs what voicerack needs from Debian (and, with --eval, what the echo-cancellation
 # yardstick needs from Debian and PyPI). Installs only what is missing; safe to run every time.
 set -euo pipefail
-packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng)
+# dbus-daemon and python3-dbus: jackdbus + jack_control, the only way to change a running server's
+# sample rate (switch-master), which the live tests use.
+packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
+  dbus-daemon python3-dbus)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
   packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)

@@ -19,11 +19,12 @@ enum RecordingText {
         return line
     }
 
-    /// The process callback's timing, e.g. `callback: 3750 cycles, 0 over the period, worst
-    /// 41.2% of the period (0.55 ms), xruns 0`.
+    /// The process callback's timing, e.g. `callback: 3750 cycles, 0 over the period (0 by its
+    /// own work), worst 41.2% of the period (0.55 ms), most work 18.0%, xruns 0`.
     static func timing(_ c: CycleFigures, xruns: Int) -> String {
-        "callback: \(c.cycles) cycles, \(c.overruns) over the period, worst "
+        "callback: \(c.cycles) cycles, \(c.overruns) over the period (\(c.workOverruns) by its own work), worst "
             + String(format: "%.1f%% of the period (%.2f ms)", c.worstPercentOfPeriod, c.worstMilliseconds)
+            + String(format: ", most work %.1f%%", c.worstWorkPercentOfPeriod)
             + ", xruns \(xruns)"
     }
 }

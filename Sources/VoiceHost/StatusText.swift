@@ -19,7 +19,7 @@ enum StatusText {
             "xruns \(s.xruns)", String(format: "DSP %.1f%%", s.cpuLoad),
             String(format: "worst %.0f%%", s.cycle.worstPercentOfPeriod),
         ]
-        if s.cycle.overruns > 0 { parts.append("over \(s.cycle.overruns)") }
+        if s.cycle.overruns > 0 { parts.append("over \(s.cycle.overruns) (by its work \(s.cycle.workOverruns))") }
         if let recording { parts.append(recording) }
         if s.silentCycles > 0 { parts.append("silent cycles \(s.silentCycles)") }
         if let problem = s.problem { parts.append("problem: \(problem)") }

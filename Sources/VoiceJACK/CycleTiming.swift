@@ -3,44 +3,69 @@ import Synchronization
 /// How long the process callback takes, measured by the process thread every cycle.
 ///
 /// The process thread is the only writer, so the "worst" values are a plain load-compare-store,
-/// not a compare-exchange loop. Durations are monotonic-clock nanoseconds from the callback's
-/// entry to its return; the period is `frames / sampleRate`.
+/// not a compare-exchange loop. Each cycle is measured twice: wall time (monotonic-clock
+/// nanoseconds from the callback's entry to its return) and the thread's CPU time over the same
+/// span. A cycle over its period on the wall clock but not in CPU time did not run out of work
+/// to do: the thread was held up (preempted by a higher-priority thread, interrupted, or on a
+/// virtual machine, its virtual CPU not scheduled). The period is `frames / sampleRate`.
 ///
 /// - Realtime: `record` is safe (atomics only); any thread may read.
 struct CycleTiming: ~Copyable {
     /// Process cycles measured.
     let cycles = Atomic<Int>(0)
-    /// Cycles that took longer than their period (the callback alone overran the deadline).
+    /// Cycles that took longer than their period on the wall clock.
     let overruns = Atomic<Int>(0)
+    /// Cycles whose own work (thread CPU time) took longer than their period.
+    let workOverruns = Atomic<Int>(0)
     /// Longest cycle, in nanoseconds.
     let worstNanoseconds = Atomic<Int>(0)
     /// Longest cycle relative to its own period, in 1/10,000 of the period (so 10,000 = 100 %).
     /// Kept apart from `worstNanoseconds` because the period changes with the buffer size.
     let worstPeriodFraction = Atomic<Int>(0)
+    /// Most CPU time one cycle used, relative to its period, in 1/10,000 of the period.
+    let worstWorkFraction = Atomic<Int>(0)
 
-    /// Counts one cycle of `frames` samples that took `nanoseconds`. - Realtime: safe.
+    /// Counts one cycle of `frames` samples that took `nanoseconds` of wall time and `cpuNanoseconds`
+    /// of the thread's CPU time. - Realtime: safe.
     @inline(__always) @_noLocks
-    func record(nanoseconds: Int, frames: Int, sampleRate: Int) {
+    func record(nanoseconds: Int, cpuNanoseconds: Int, frames: Int, sampleRate: Int) {
         guard frames > 0, sampleRate > 0 else { return }
         cycles.add(1, ordering: .relaxed)
-        // Over the period when ns / 1e9 > frames / rate, i.e. ns × rate > frames × 1e9.
-        if nanoseconds &* sampleRate > frames &* 1_000_000_000 { overruns.add(1, ordering: .relaxed) }
+        if exceedsPeriod(nanoseconds, frames, sampleRate) { overruns.add(1, ordering: .relaxed) }
+        if exceedsPeriod(cpuNanoseconds, frames, sampleRate) { workOverruns.add(1, ordering: .relaxed) }
         if nanoseconds > worstNanoseconds.load(ordering: .relaxed) {
             worstNanoseconds.store(nanoseconds, ordering: .relaxed)
         }
-        // ns × rate / (frames × 1e9) in 1/10,000: ns × rate / (frames × 100,000).
-        let fraction = nanoseconds &* sampleRate / (frames &* 100_000)
-        if fraction > worstPeriodFraction.load(ordering: .relaxed) {
-            worstPeriodFraction.store(fraction, ordering: .relaxed)
-        }
+        keepLarger(worstPeriodFraction, to: periodFraction(nanoseconds, frames, sampleRate))
+        keepLarger(worstWorkFraction, to: periodFraction(cpuNanoseconds, frames, sampleRate))
+    }
+
+    /// True when `ns` / 1e9 > frames / rate, i.e. ns × rate > frames × 1e9. - Realtime: safe.
+    @inline(__always) @_noLocks
+    private func exceedsPeriod(_ ns: Int, _ frames: Int, _ rate: Int) -> Bool {
+        ns &* rate > frames &* 1_000_000_000
+    }
+
+    /// ns × rate / (frames × 1e9) in 1/10,000: ns × rate / (frames × 100,000). - Realtime: safe.
+    @inline(__always) @_noLocks
+    private func periodFraction(_ ns: Int, _ frames: Int, _ rate: Int) -> Int {
+        ns &* rate / (frames &* 100_000)
+    }
+
+    /// Stores `value` in `worst` if larger (single writer). - Realtime: safe.
+    @inline(__always) @_noLocks
+    private func keepLarger(_ worst: borrowing Atomic<Int>, to value: Int) {
+        if value > worst.load(ordering: .relaxed) { worst.store(value, ordering: .relaxed) }
     }
 
     /// The figures so far. - Realtime: never needed; any thread.
     func figures() -> CycleFigures {
         CycleFigures(
             cycles: cycles.load(ordering: .relaxed), overruns: overruns.load(ordering: .relaxed),
+            workOverruns: workOverruns.load(ordering: .relaxed),
             worstMilliseconds: Double(worstNanoseconds.load(ordering: .relaxed)) / 1e6,
-            worstPercentOfPeriod: Double(worstPeriodFraction.load(ordering: .relaxed)) / 100)
+            worstPercentOfPeriod: Double(worstPeriodFraction.load(ordering: .relaxed)) / 100,
+            worstWorkPercentOfPeriod: Double(worstWorkFraction.load(ordering: .relaxed)) / 100)
     }
 }
 
@@ -48,10 +73,15 @@ struct CycleTiming: ~Copyable {
 public struct CycleFigures: Sendable, Equatable {
     /// Process cycles run.
     public var cycles: Int
-    /// Cycles whose callback took longer than the period.
+    /// Cycles whose callback took longer than the period (wall clock).
     public var overruns: Int
+    /// Cycles whose callback's own work (thread CPU time) took longer than the period; the rest of
+    /// `overruns` were the thread being held up by something else.
+    public var workOverruns: Int
     /// Longest callback, in milliseconds.
     public var worstMilliseconds: Double
     /// Longest callback as a percentage of its period (100 = the whole period).
     public var worstPercentOfPeriod: Double
+    /// Most CPU time one callback used, as a percentage of its period.
+    public var worstWorkPercentOfPeriod: Double
 }

@@ -31,3 +31,17 @@ func monotonicNanoseconds() -> Int {
     _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
     return now.tv_sec &* 1_000_000_000 &+ now.tv_nsec
 }
+
+/// CPU time the calling thread has used, in nanoseconds: the process callback's own work, without
+/// the time the thread was held up (preempted, interrupted, or its virtual CPU not running).
+///
+/// - Realtime: safe.
+@inline(__always) @_noLocks
+func threadCPUNanoseconds() -> Int {
+    var now = timespec()
+    // Realtime: CLOCK_THREAD_CPUTIME_ID is not in the vDSO, so this is a system call, but one that
+    // only reads the scheduler's runtime counter of the calling thread: it never blocks, allocates
+    // or takes a lock a lower-priority thread could hold (~0.3 µs here, twice per cycle).
+    _ = _unsafePerformance { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) }
+    return now.tv_sec &* 1_000_000_000 &+ now.tv_nsec
+}

@@ -21,8 +21,12 @@ extension ProcessContext {
     @_noLocks
     func run(_ frames: jack_nframes_t) {
         let start = monotonicNanoseconds()
+        let cpuStart = threadCPUNanoseconds()
         cycle(frames)
-        timing.record(nanoseconds: monotonicNanoseconds() &- start, frames: Int(frames), sampleRate: sampleRate)
+        let cpu = threadCPUNanoseconds() &- cpuStart
+        timing.record(
+            nanoseconds: monotonicNanoseconds() &- start, cpuNanoseconds: cpu, frames: Int(frames),
+            sampleRate: sampleRate)
     }
 
     /// The cycle's work, without the timing. - Realtime: safe.
