@@ -3,7 +3,8 @@
 import CJack
 import Synchronization
 
-/// JACK's process callback: plays one cycle of mic and far end and records one cycle of voice.
+/// JACK's process callback: plays one cycle of mic and far end and records one cycle of the
+/// listened outputs (voice_out unless asked otherwise).
 ///
 /// `arg` points at the `PlaybackContext`. Mic and far end come from the same position in the same
 /// cycle, so they reach voicerack sample-synchronously; the voice read in that cycle is stored at
@@ -23,7 +24,7 @@ extension PlaybackContext {
     func run(_ frames: jack_nframes_t) {
         let n = Int(frames)
         guard let micOut = portBuffer(ports.mic, frames), let leftOut = portBuffer(ports.farLeft, frames),
-            let rightOut = portBuffer(ports.farRight, frames), let voiceIn = portBuffer(ports.voice, frames)
+            let rightOut = portBuffer(ports.farRight, frames)
         else { return }
         // Acquire: pairs with the main thread's release once the connections are made.
         let p = started.load(ordering: .acquiring) ? position.load(ordering: .relaxed) : length
@@ -32,7 +33,11 @@ extension PlaybackContext {
             micOut[i] = mic[p + i]
             leftOut[i] = farLeft[p + i]
             rightOut[i] = farRight[p + i]
-            recorded[p + i] = voiceIn[i]
+        }
+        for k in 0..<ports.listenedCount {
+            guard let input = portBuffer(ports.listened[k], frames) else { continue }
+            let plane = recorded + k * length + p
+            for i in 0..<count { plane[i] = input[i] }
         }
         for i in count..<n {
             micOut[i] = 0

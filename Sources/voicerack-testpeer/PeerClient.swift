@@ -3,7 +3,8 @@ import CJackShim
 import Foundation
 
 /// The peer's JACK client: opens it (never starting a server), registers `mic`, `far_L`, `far_R`
-/// (outputs) and `voice` (input), connects them to the target and plays the context's audio.
+/// (outputs) and one input per listened target port (`voice` for voice_out, else the target
+/// port's name), connects them to the target and plays the context's audio.
 ///
 /// - Realtime: never; create, run and close it on the main thread. The process thread sees only
 ///   the `PlaybackContext`.
@@ -12,6 +13,8 @@ final class PeerClient {
     let name: String
     let sampleRate: Int
     let context: UnsafeMutablePointer<PlaybackContext>
+    /// The target ports recorded, in channel order.
+    let listen: [String]
     private var active = false
 
     /// Opens the client and preloads `mic` and `far` (1 or 2 channels) plus `tail` frames of silence.
@@ -30,23 +33,33 @@ final class PeerClient {
         func register(_ port: String, _ flags: JackPortFlags) -> OpaquePointer? {
             jack_port_register(opened, port, JACK_DEFAULT_AUDIO_TYPE, UInt(flags.rawValue), 0)
         }
+        listen = options.listen
+        let inputs = listen.compactMap { register(Self.inputName(for: $0), JackPortIsInput) }
         guard let micPort = register("mic", JackPortIsOutput), let left = register("far_L", JackPortIsOutput),
-            let right = register("far_R", JackPortIsOutput), let voice = register("voice", JackPortIsInput)
+            let right = register("far_R", JackPortIsOutput), inputs.count == listen.count
         else {
             jack_client_close(opened)
             throw PeerFailure(69, "cannot register the peer's ports")
         }
+        let listened = UnsafeMutablePointer<OpaquePointer>.allocate(capacity: inputs.count)
+        listened.initialize(from: inputs, count: inputs.count)
         let length = max(mic.count, far.map(\.count).max() ?? 0) + tail
         context = .allocate(capacity: 1)
         context.initialize(
             to: PlaybackContext(
-                ports: PeerPorts(mic: micPort, farLeft: left, farRight: right, voice: voice), mic: mic,
+                ports: PeerPorts(
+                    mic: micPort, farLeft: left, farRight: right, listened: listened, listenedCount: inputs.count),
+                mic: mic,
                 farLeft: far.first ?? [], farRight: far.count > 1 ? far[1] : (far.first ?? []), length: length))
         let arg = UnsafeMutableRawPointer(context)
         jack_set_process_callback(opened, peerProcess, arg)
         jack_set_xrun_callback(opened, peerXrun, arg)
         jack_on_info_shutdown(opened, peerShutdown, arg)
     }
+
+    /// The peer's input port that records `targetPort`: `voice` for voice_out (the historical
+    /// name), else the target port's own name.
+    static func inputName(for targetPort: String) -> String { targetPort == "voice_out" ? "voice" : targetPort }
 
     deinit {
         close()
@@ -55,18 +68,17 @@ final class PeerClient {
     }
 
     /// Activates the client and connects mic → TARGET:mic_in, far_L/R → TARGET:far_in_L/R, then
-    /// TARGET:voice_out → voice; waits (up to `timeout` s) until JACK shows all four connections.
+    /// each listened TARGET port → its input; waits (up to `timeout` s) until JACK shows them all.
     ///
-    /// The feeding connections come first, so the one from voice_out back to us is the one that
-    /// closes the loop: JACK then orders the peer before the target in each cycle, and mic and
+    /// The feeding connections come first, so the ones from the target back to us close the loop: JACK then orders the peer before the target in each cycle, and mic and
     /// far end reach the target in the cycle the peer wrote them.
     func activateAndConnect(target: String, timeout: Double) throws(PeerFailure) {
         guard jack_activate(client) == 0 else { throw PeerFailure(69, "cannot activate the peer") }
         active = true
         let pairs = [
             ("\(name):mic", "\(target):mic_in"), ("\(name):far_L", "\(target):far_in_L"),
-            ("\(name):far_R", "\(target):far_in_R"), ("\(target):voice_out", "\(name):voice"),
-        ]
+            ("\(name):far_R", "\(target):far_in_R"),
+        ] + listen.map { ("\(target):\($0)", "\(name):\(Self.inputName(for: $0))") }
         for (source, destination) in pairs {
             let result = jack_connect(client, source, destination)
             guard result == 0 || result == EEXIST else {
@@ -75,7 +87,9 @@ final class PeerClient {
         }
         let ports = context.pointee.ports
         let deadline = Date().addingTimeInterval(timeout)
-        while [ports.mic, ports.farLeft, ports.farRight, ports.voice].contains(where: { jack_port_connected($0) == 0 }) {
+        let all = [ports.mic, ports.farLeft, ports.farRight]
+            + (0..<ports.listenedCount).map { ports.listened[$0] }
+        while all.contains(where: { jack_port_connected($0) == 0 }) {
             guard Date() < deadline else { throw PeerFailure(70, "the connections did not show up within \(timeout) s") }
             usleep(10_000)
         }
@@ -115,8 +129,14 @@ final class PeerClient {
             + "xruns \(c.pointee.xruns.load(ordering: .relaxed)); period changed at frame \(c.pointee.periodChangedAt.load(ordering: .relaxed))"
     }
 
-    /// The recording (valid after `close()`).
+    /// The recording, interleaved, one channel per listened port (valid after `close()`).
     var recording: [Float] {
-        Array(UnsafeBufferPointer(start: context.pointee.recorded, count: context.pointee.length))
+        let length = context.pointee.length, recorded = context.pointee.recorded
+        let channels = listen.count
+        var interleaved = [Float](repeating: 0, count: length * channels)
+        for k in 0..<channels {
+            for i in 0..<length { interleaved[i * channels + k] = recorded[k * length + i] }
+        }
+        return interleaved
     }
 }

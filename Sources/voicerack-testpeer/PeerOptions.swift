@@ -15,8 +15,10 @@ struct PeerOptions {
     var micPath = ""
     /// Played into `far_L` and `far_R` (mono duplicated, or the first two channels).
     var refPath = ""
-    /// Where the recorded `voice` goes (32-bit float WAV, mono).
+    /// Where the recording goes (32-bit float WAV, one channel per listened port).
     var outPath = ""
+    /// The target's output ports recorded, in this order (at most `PeerPorts.maxListened`).
+    var listen = ["voice_out"]
     /// Seconds played and recorded after the longer input ends, so the processed tail is kept.
     var tail = 0.5
     /// Seconds the whole run may take before the peer gives up (exit 70).
@@ -25,11 +27,14 @@ struct PeerOptions {
     static let usage = """
         usage: voicerack-testpeer --target CLIENT --mic MIC.wav --ref REF.wav --out OUT.wav
                                   [--server NAME] [--name NAME] [--tail SECONDS] [--timeout SECONDS]
+                                  [--listen PORT,PORT...]
 
         Plays MIC into CLIENT:mic_in and REF into CLIENT:far_in_L/R from one process callback (the
         same cycle feeds both), records CLIENT:voice_out into OUT from the cycle playback starts,
         and exits once MIC/REF plus the tail have been played. OUT frame n was recorded in the
-        cycle that played input frame n. Exit codes: 0 ok, 64 usage, 65 bad input, 69 JACK server
+        cycle that played input frame n. --listen records other output ports of CLIENT instead
+        (default voice_out; e.g. voice_out,monitor_out_L,speaker_out_L), one channel each in that
+        order, all sample-aligned the same way. Exit codes: 0 ok, 64 usage, 65 bad input, 69 JACK server
         unavailable or gone, 70 timeout, 73 OUT cannot be written.
         """
 
@@ -55,6 +60,11 @@ struct PeerOptions {
             case "--out": outPath = try value(flag)
             case "--tail": tail = try seconds(flag)
             case "--timeout": timeout = try seconds(flag)
+            case "--listen":
+                listen = try value(flag).split(separator: ",").map(String.init)
+                guard (1...PeerPorts.maxListened).contains(listen.count) else {
+                    throw PeerFailure(64, "--listen: 1 to \(PeerPorts.maxListened) ports, comma-separated")
+                }
             case "-h", "--help": throw PeerFailure(0, Self.usage)
             default: throw PeerFailure(64, "unknown argument \(flag)\n\(Self.usage)")
             }

@@ -1,11 +1,15 @@
 import Synchronization
 
-/// The peer's four ports, as the process thread sees them.
+/// The peer's ports, as the process thread sees them.
 struct PeerPorts: BitwiseCopyable {
+    /// Most target outputs one peer records.
+    static let maxListened = 5
     let mic: OpaquePointer
     let farLeft: OpaquePointer
     let farRight: OpaquePointer
-    let voice: OpaquePointer
+    /// The input ports that record the target's outputs, `listenedCount` of them (allocated once).
+    let listened: UnsafeMutablePointer<OpaquePointer>
+    let listenedCount: Int
 }
 
 /// Everything the process callback touches, allocated once at a stable address (atomics cannot
@@ -25,7 +29,8 @@ struct PlaybackContext: ~Copyable, @unchecked Sendable {
     /// Far-end left and right samples, `length` each.
     let farLeft: UnsafeMutablePointer<Float>
     let farRight: UnsafeMutablePointer<Float>
-    /// What `voice` received: frame n was read in the cycle that played mic/far frame n.
+    /// What the listened ports received, one plane of `length` per port: frame n of each was
+    /// read in the cycle that played mic/far frame n.
     let recorded: UnsafeMutablePointer<Float>
     /// Frames to play and record (inputs plus the tail).
     let length: Int
@@ -60,7 +65,8 @@ struct PlaybackContext: ~Copyable, @unchecked Sendable {
         self.mic = preload(mic)
         self.farLeft = preload(farLeft)
         self.farRight = preload(farRight)
-        recorded = preload([])
+        recorded = .allocate(capacity: length * ports.listenedCount)
+        recorded.initialize(repeating: 0, count: length * ports.listenedCount)
     }
 
     deinit {
@@ -68,5 +74,6 @@ struct PlaybackContext: ~Copyable, @unchecked Sendable {
         farLeft.deallocate()
         farRight.deallocate()
         recorded.deallocate()
+        ports.listened.deallocate()
     }
 }

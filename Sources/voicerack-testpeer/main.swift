@@ -29,8 +29,12 @@ func runPeer(_ options: PeerOptions) throws(PeerFailure) {
     peer.close()
     do {
         let format = try AudioFormat(parsing: "wav:float")
-        let writer = try AudioFileWriter(path: options.outPath, format: format, sampleRate: peer.sampleRate, channels: 1)
-        try writer.write(peer.recording)
+        let writer = try AudioFileWriter(
+            path: options.outPath, format: format, sampleRate: peer.sampleRate, channels: peer.listen.count)
+        let recording = peer.recording
+        try recording.withUnsafeBufferPointer { (p) throws(AudioFileError) in
+            try writer.write(p.baseAddress!, frames: recording.count / peer.listen.count)
+        }
         try writer.close()
     } catch {
         throw PeerFailure(73, "\(error)")
