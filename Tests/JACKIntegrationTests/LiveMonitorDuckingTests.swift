@@ -12,21 +12,13 @@ import VoiceTestSupport
 /// adds to a path is that path's lag minus speaker_out's.
 extension LiveClientTests {
     static var monitorClient: String { recordingClient }
-    static let rate = 48_000
+    static var rate: Int { EchoScenarioFiles.sampleRate }
 
     /// Writes a preset extending echo-cancel with `sections` (TOML) and returns its path.
     static func presetFile(_ sections: String, in folder: TemporaryFolder) throws -> String {
         let path = folder.file("live.toml")
         try ("base = \"echo-cancel\"\n" + sections).write(toFile: path, atomically: true, encoding: .utf8)
         return path
-    }
-
-    /// Writes mono 32-bit float WAV files the peer plays.
-    static func writeWAV(_ samples: [Float], _ path: String) throws {
-        let writer = try AudioFileWriter(
-            path: path, format: try AudioFormat(parsing: "wav:float"), sampleRate: rate, channels: 1)
-        try writer.write(samples)
-        try writer.close()
     }
 
     /// Runs voicerack with `preset`, plays `mic` and `far` through the peer, and returns the
@@ -38,8 +30,8 @@ extension LiveClientTests {
     ) throws -> [[Float]] {
         let (voicerack, _) = try launchRecordingClient(on: server, preset: preset, [])
         defer { voicerack.stop(SIGKILL) }
-        try Self.writeWAV(mic, folder.file("mic.wav"))
-        try Self.writeWAV(far, folder.file("far.wav"))
+        try EchoScenarioFiles.write(mic, to: folder.file("mic.wav"))
+        try EchoScenarioFiles.write(far, to: folder.file("far.wav"))
         let binary = try #require(TestPeer.executable, "voicerack-testpeer was not built next to voicerack")
         let out = folder.file("out.wav")
         var xruns = 0
