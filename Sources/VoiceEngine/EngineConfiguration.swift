@@ -73,6 +73,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var monitorVoicePan: Float = 0
     public var monitorFarDB: Float = -6
     public var monitorMasterDB: Float = 0
+    /// Mute the monitor when it makes the speakers howl (see `FeedbackGuard`).
+    public var monitorFeedbackGuard = true
     /// Lower the far end on speaker_out while the near end talks.
     public var ducking = false
     public var duckingDepthDB: Float = -12

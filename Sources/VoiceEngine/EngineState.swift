@@ -32,6 +32,14 @@ public struct EngineState: ~Copyable {
     var ducking: DuckingState
     /// The ear-return mix.
     let monitor: MonitorMix
+    /// The monitor's gliding gains (live level changes, the feedback guard's mute).
+    var monitorGains: MonitorGains
+    /// Mutes the monitor when it makes the speakers howl (see FeedbackGuard.swift).
+    var feedbackGuard: FeedbackGuard
+    var feedbackGuardOn: Bool
+    /// Live parameter changes from the main thread (see ParameterApplication.swift); the ring
+    /// belongs to `VoiceEngine`.
+    let parameters: ParameterRing
 
     // Reference alignment.
     var estimator: DelayEstimator
@@ -71,7 +79,7 @@ public struct EngineState: ~Copyable {
 
     init(
         configuration c: EngineConfiguration, plan: FramePlan, sampleRate: Int,
-        speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>
+        speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>, parameters: ParameterRing
     ) {
         self.plan = plan
         self.sampleRate = sampleRate
@@ -94,6 +102,10 @@ public struct EngineState: ~Copyable {
         effects = EffectChain(order: c.effectOrder, values: c.effectValues, spec: spec)
         ducking = DuckingState(c, sampleRate: sampleRate)
         monitor = MonitorMix(c)
+        monitorGains = MonitorGains(monitor, sampleRate: sampleRate)
+        feedbackGuard = FeedbackGuard(sampleRate: sampleRate, blockSize: plan.blockSize)
+        feedbackGuardOn = c.monitorFeedbackGuard
+        self.parameters = parameters
 
         let perMs = Double(sampleRate) / 1000
         let maximumDelay = Int(Double(c.maximumDelayMilliseconds) * perMs)
@@ -136,5 +148,6 @@ public struct EngineState: ~Copyable {
     deinit {
         buffers.deallocate()
         effects.deallocate()
+        feedbackGuard.deallocate()
     }
 }

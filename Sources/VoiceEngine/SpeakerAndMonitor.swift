@@ -39,9 +39,9 @@ extension EngineState {
     }
 
     /// Mixes the monitor (ear return) from the voice and the speaker feed; silence when off.
-    /// Call after `render`. - Realtime: safe.
+    /// Call after `render`: the feedback guard watches the cycle's mic. - Realtime: safe.
     @_noLocks
-    public func mixMonitor(
+    public mutating func mixMonitor(
         voice: UnsafePointer<Float>, speakerLeft: UnsafePointer<Float>, speakerRight: UnsafePointer<Float>,
         monitorLeft: UnsafeMutablePointer<Float>, monitorRight: UnsafeMutablePointer<Float>, frames: Int
     ) {
@@ -53,11 +53,13 @@ extension EngineState {
             }
             return
         }
+        guardMonitor(frames)
         let source = m.dry ? UnsafePointer(buffers.mic) : voice
         for i in 0..<frames {
             let v = source[i]
-            monitorLeft[i] = m.master * (m.voiceLeft * v + m.far * speakerLeft[i])
-            monitorRight[i] = m.master * (m.voiceRight * v + m.far * speakerRight[i])
+            let g = monitorGains.next()
+            monitorLeft[i] = g.voiceLeft * v + g.far * speakerLeft[i]
+            monitorRight[i] = g.voiceRight * v + g.far * speakerRight[i]
         }
     }
 }
@@ -65,8 +67,8 @@ extension EngineState {
 /// Ducking state: a smoothed gain with separate attack (down) and release (up) ramps.
 struct DuckingState {
     let enabled: Bool
-    /// Gain while the near end talks, linear.
-    let depth: Float
+    /// Gain while the near end talks, linear (changed live by `ParameterTarget.duckingDepth`).
+    var depth: Float
     var gain: AsymmetricGain
     /// Samples of continuous near-end voice before ducking starts (100 ms).
     let onset: Int

@@ -44,6 +44,10 @@ public final class VoiceEngine {
     /// rendering.
     public let state: UnsafeMutablePointer<EngineState>
     private let healthBoard: UnsafeMutablePointer<HealthBoard>
+    /// Live parameter changes to the process thread (see `post`).
+    private let parameters = ParameterRing(capacity: 512)
+    /// Messages `post` could not queue because the ring was full. Main thread.
+    public private(set) var droppedMessages = 0
     /// The speexdsp settings derived from the configuration (frame, filter length, speakers...).
     public let speexSettings: SpeexSettings
     /// Samples the preprocessor's overlap-add delays the voice (0 without a preprocessor).
@@ -78,7 +82,7 @@ public final class VoiceEngine {
         state.initialize(
             to: EngineState(
                 configuration: configuration, plan: plan, sampleRate: sampleRate, speex: speex,
-                health: healthBoard))
+                health: healthBoard, parameters: parameters))
         warmUp()
     }
 
@@ -87,6 +91,7 @@ public final class VoiceEngine {
         state.deallocate()
         healthBoard.deinitialize(count: 1)
         healthBoard.deallocate()
+        parameters.deallocate()
     }
 
     /// Samples between a mic sample entering `render` and its processed sample leaving it:
@@ -110,6 +115,18 @@ public final class VoiceEngine {
     /// margin, until the estimator finds the delay itself. - Realtime: any thread may call.
     public func seedReferenceDelay(samples: Int) {
         state.pointee.delaySeed.store(max(0, samples), ordering: .relaxed)
+    }
+
+    /// Queues live parameter changes for the process thread, which applies them (gliding) at
+    /// the start of its next cycles. Returns how many were queued; the rest did not fit in the
+    /// ring and are counted in `droppedMessages`. - Realtime: never; one thread (the owner's).
+    @discardableResult
+    public func post(_ messages: [ParameterMessage]) -> Int {
+        var queued = 0
+        for m in messages {
+            if parameters.push(m) { queued += 1 } else { droppedMessages += 1 }
+        }
+        return queued
     }
 
     /// The health figures as last published. - Realtime: any thread may call.

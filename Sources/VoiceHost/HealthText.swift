@@ -14,6 +14,11 @@ public enum HealthText {
         ratio <= 0 ? "not measured (no far-end-only audio yet)" : String(format: "%.1f dB", Decibels.fromPower(Double(ratio)))
     }
 
+    /// `2.4 kHz` or `850 Hz`.
+    public static func frequency(_ hz: Float) -> String {
+        hz >= 1_000 ? String(format: "%.1f kHz", hz / 1_000) : String(format: "%.0f Hz", hz)
+    }
+
     /// Milliseconds for a count of samples.
     public static func milliseconds(_ samples: Int, rate: Int) -> String {
         String(format: "%.1f ms", Double(samples) * 1000 / Double(rate))

@@ -12,6 +12,10 @@ public struct LiveRequest: Sendable {
     public var autoConnect = true
     /// What to record (from the start with `--record`, or on SIGUSR1).
     public var recording = LiveRecordingOptions()
+    /// The `--preset` argument (name or path) that SIGHUP re-reads; nil: SIGHUP only unmutes.
+    public var presetArgument: String?
+    /// Read `set KEY VALUE` commands from standard input (`--control`).
+    public var control = false
 
     public init(options: JACKClient.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
@@ -37,7 +41,7 @@ public enum LiveSession {
     /// when the server is not running or shuts down while we run (after finalising the files).
     public static func run(_ request: LiveRequest) throws(HostError) {
         // Before any JACK thread exists, so they all inherit the blocked mask.
-        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1])
+        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP])
         let recorder = LiveRecorder(request.recording)
         try recorder.check(client: request.options.name)
         let server = request.options.serverDisplayName
@@ -68,10 +72,18 @@ public enum LiveSession {
         }
         var lastStatus = Date()
         var blockSize = client.status().blockSize
+        let control = LiveControl(client: client, preset: request.presetArgument ?? request.presetName)
+        let commands = request.control ? StandardInputLines() : nil
+        if commands != nil { out.log("reading commands from standard input (help lists them)") }
+        var feedbackEvents = 0
         while true {
             if let s = signals.wait(seconds: 0.1) {
                 if s == SIGUSR1 {
                     toggleRecording(recorder, client, out)
+                    continue
+                }
+                if s == SIGHUP {
+                    for line in control.reload() { out.log(line) }
                     continue
                 }
                 out.log("stopping on \(s == SIGINT ? "SIGINT" : "SIGTERM"); xruns \(client.status().xruns)")
@@ -93,6 +105,14 @@ public enum LiveSession {
                 throw HostError(.unavailable, message)
             }
             for line in recorder.newProblems() { out.log(line) }
+            for command in commands?.take() ?? [] {
+                for line in control.handle(command) { out.log(line) }
+            }
+            let health = client.status().health
+            if health.feedbackEvents > feedbackEvents {
+                feedbackEvents = health.feedbackEvents
+                out.log(StatusText.feedback(health))
+            }
             client.updateLatenciesIfNeeded()
             if let seed = client.seedDelayFromPortLatencies() {
                 out.log("reference delay seeded from JACK latencies: \(seed) samples (playback + capture); the estimator refines it")

@@ -20,10 +20,16 @@ enum StatusText {
             String(format: "worst %.0f%%", s.cycle.worstPercentOfPeriod),
         ]
         if s.cycle.overruns > 0 { parts.append("over \(s.cycle.overruns) (by its work \(s.cycle.workOverruns))") }
+        if h.monitorMuted { parts.append("MONITOR MUTED (howl \(HealthText.frequency(h.feedbackFrequency)))") }
         if let recording { parts.append(recording) }
         if s.silentCycles > 0 { parts.append("silent cycles \(s.silentCycles)") }
         if let problem = s.problem { parts.append("problem: \(problem)") }
         return parts.joined(separator: "  ")
+    }
+
+    /// The log line when the feedback guard muted the monitor.
+    static func feedback(_ h: HealthFigures) -> String {
+        "monitor muted: feedback howl at \(HealthText.frequency(h.feedbackFrequency)); use headphones or lower monitor.master_db, then unmute (SIGHUP, or `unmute` with --control)"
     }
 
     /// The line printed once the client runs.

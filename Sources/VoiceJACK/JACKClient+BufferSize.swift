@@ -18,9 +18,10 @@ extension JACKClient {
     /// - Realtime: never. Called on JACK's notification thread.
     func followBufferSize(_ blockSize: Int) {
         if engine.withLock({ $0.engine.plan.blockSize == blockSize }) { return }
+        let built = engine.withLock { $0.configuration }
         let fresh: VoiceEngine
         do {
-            fresh = try Self.makeEngine(configuration, sampleRate: sampleRate, blockSize: blockSize)
+            fresh = try Self.makeEngine(built, sampleRate: sampleRate, blockSize: blockSize)
         } catch {
             bufferSizeProblem.withLock { $0 = "buffer size \(blockSize): \(error.message); voice_out is silent" }
             return
@@ -32,6 +33,8 @@ extension JACKClient {
                 }
                 return
             }
+            // Live changes made while the engine was built reach it as messages.
+            fresh.post(built.liveUpdate(to: current.configuration).messages)
             // The old engine is released here, on this thread, when `current` is overwritten.
             current.engine = fresh
             // Also the tuning tap's delay: the process thread reads it every cycle, so the tap

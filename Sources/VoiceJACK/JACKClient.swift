@@ -12,7 +12,13 @@ struct OwnedEngine: @unchecked Sendable {
     /// The delay seed last posted, and to which engine (a swapped-in engine needs it again).
     var postedSeed = -1
     var seededEngine: ObjectIdentifier?
-    init(_ engine: VoiceEngine) { self.engine = engine }
+    /// What the running engine runs, live changes included (see JACKClient+Parameters.swift);
+    /// a buffer-size change builds the new engine from it.
+    var configuration: EngineConfiguration
+    init(_ engine: VoiceEngine) {
+        self.engine = engine
+        configuration = engine.configuration
+    }
 }
 
 /// The live JACK client: opens it, registers the ports, installs the callbacks, and owns the
@@ -46,7 +52,7 @@ public final class JACKClient: @unchecked Sendable {
     public let clientName: String
     /// The server's sample rate (Hz).
     public let sampleRate: Int
-    /// The engine configuration every engine (initial and after buffer-size changes) is built from.
+    /// The engine configuration the client was opened with (`liveConfiguration` has live changes).
     public let configuration: EngineConfiguration
     let options: Options
     let client: OpaquePointer

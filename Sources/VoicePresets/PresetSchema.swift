@@ -96,6 +96,7 @@ enum PresetSchema {
         .number("monitor", "voice_pan", \.monitorVoicePan, -1...1, "", "Position of your voice: -1 left, 0 centre, 1 right."),
         .number("monitor", "far_db", \.monitorFarDB, -60...12, "dB", "Level of the far end / program in the monitor."),
         .number("monitor", "master_db", \.monitorMasterDB, -60...12, "dB", "Overall monitor level."),
+        .boolean("monitor", "feedback_guard", \.monitorFeedbackGuard, "Mute the monitor when it makes the speakers howl (a growing narrow-band peak in the mic); unmute with SIGHUP or `unmute` (--control)."),
 
         .boolean("ducking", "enabled", \.ducking, "Lower speaker_out while near-end voice is detected."),
         .number("ducking", "depth_db", \.duckingDepthDB, -40...0, "dB", "How far the far end is lowered."),

@@ -57,10 +57,36 @@ public struct FFT: ~Copyable {
         }
     }
 
+    /// Steps of one forward transform done piecewise: the bit-reversal permutation, then one
+    /// step per butterfly stage (log2 `size` of them).
+    public var stepCount: Int { 1 + stages }
+
+    /// Butterfly stages: log2 `size`.
+    @usableFromInline var stages: Int { size.trailingZeroBitCount }
+
+    /// Runs step `step` (0 ..< `stepCount`) of the forward transform, in place. Running every
+    /// step in order equals `forward`; a caller on the process thread can spread the steps over
+    /// cycles so no cycle carries a whole transform.
+    @_noLocks
+    public func forwardStep(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, step: Int) {
+        if step == 0 {
+            permute(re, im)
+        } else {
+            butterflies(re, im, half: 1 << (step - 1), sign: 1)
+        }
+    }
+
     @_noLocks
     private func transform(
         _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, sign: Float
     ) {
+        permute(re, im)
+        for stage in 0..<stages { butterflies(re, im, half: 1 << stage, sign: sign) }
+    }
+
+    /// The bit-reversal permutation that starts every transform.
+    @inline(__always) @_noLocks
+    private func permute(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>) {
         for i in 0..<size {
             let j = Int(bitReverse[i])
             if j > i {
@@ -68,26 +94,29 @@ public struct FFT: ~Copyable {
                 swapAt(im, i, j)
             }
         }
-        var half = 1
-        while half < size {
-            let stride = size / (half * 2)
-            var start = 0
-            while start < size {
-                for k in 0..<half {
-                    let wr = cosTable[k * stride]
-                    let wi = sign * sinTable[k * stride]
-                    let a = start + k
-                    let b = a + half
-                    let tr = re[b] * wr - im[b] * wi
-                    let ti = re[b] * wi + im[b] * wr
-                    re[b] = re[a] - tr
-                    im[b] = im[a] - ti
-                    re[a] += tr
-                    im[a] += ti
-                }
-                start += half * 2
+    }
+
+    /// One radix-2 stage joining transforms of `half` points into transforms of `2 * half`.
+    @inline(__always) @_noLocks
+    private func butterflies(
+        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float
+    ) {
+        let stride = size / (half * 2)
+        var start = 0
+        while start < size {
+            for k in 0..<half {
+                let wr = cosTable[k * stride]
+                let wi = sign * sinTable[k * stride]
+                let a = start + k
+                let b = a + half
+                let tr = re[b] * wr - im[b] * wi
+                let ti = re[b] * wi + im[b] * wr
+                re[b] = re[a] - tr
+                im[b] = im[a] - ti
+                re[a] += tr
+                im[a] += ti
             }
-            half *= 2
+            start += half * 2
         }
     }
 

@@ -26,6 +26,11 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
     @usableFromInline let framesProcessed = Atomic<Int>(0)
     @usableFromInline let nonFiniteSamples = Atomic<Int>(0)
     @usableFromInline let cancellerResets = Atomic<Int>(0)
+    @usableFromInline let parametersApplied = Atomic<Int>(0)
+    @usableFromInline let parametersRejected = Atomic<Int>(0)
+    @usableFromInline let monitorMuted = Atomic<Bool>(false)
+    @usableFromInline let feedbackFrequency = Atomic<UInt32>(0)
+    @usableFromInline let feedbackEvents = Atomic<Int>(0)
 
     public init() {}
 
@@ -49,6 +54,11 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         framesProcessed.store(figures.framesProcessed, ordering: .relaxed)
         nonFiniteSamples.store(figures.nonFiniteSamples, ordering: .relaxed)
         cancellerResets.store(figures.cancellerResets, ordering: .relaxed)
+        parametersApplied.store(figures.parametersApplied, ordering: .relaxed)
+        parametersRejected.store(figures.parametersRejected, ordering: .relaxed)
+        monitorMuted.store(figures.monitorMuted, ordering: .relaxed)
+        feedbackFrequency.store(figures.feedbackFrequency.bitPattern, ordering: .relaxed)
+        feedbackEvents.store(figures.feedbackEvents, ordering: .relaxed)
     }
 
     /// The figures as last published. - Realtime: not needed there; any thread may call.
@@ -71,6 +81,11 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         f.framesProcessed = framesProcessed.load(ordering: .relaxed)
         f.nonFiniteSamples = nonFiniteSamples.load(ordering: .relaxed)
         f.cancellerResets = cancellerResets.load(ordering: .relaxed)
+        f.parametersApplied = parametersApplied.load(ordering: .relaxed)
+        f.parametersRejected = parametersRejected.load(ordering: .relaxed)
+        f.monitorMuted = monitorMuted.load(ordering: .relaxed)
+        f.feedbackFrequency = Float(bitPattern: feedbackFrequency.load(ordering: .relaxed))
+        f.feedbackEvents = feedbackEvents.load(ordering: .relaxed)
         return f
     }
 }
@@ -112,6 +127,15 @@ public struct HealthFigures: Sendable, BitwiseCopyable {
     public var nonFiniteSamples = 0
     /// Times the echo canceller was reset (e.g. after a reference delay change).
     public var cancellerResets = 0
+    /// Live parameter messages applied, and refused (a slot the chain does not have).
+    public var parametersApplied = 0
+    public var parametersRejected = 0
+    /// The feedback guard muted the monitor (until re-armed).
+    public var monitorMuted = false
+    /// Frequency of the howl that muted the monitor, Hz; 0 when none.
+    public var feedbackFrequency: Float = 0
+    /// Times the feedback guard muted the monitor.
+    public var feedbackEvents = 0
 
     public init() {}
 }

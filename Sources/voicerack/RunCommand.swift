@@ -30,6 +30,24 @@ struct Run: ParsableCommand {
             the files and frames lost to a slow disk (the files keep their timeline: lost frames \
             are written as silence). SIGINT/SIGTERM finalise every file and print a summary.
 
+            Live changes: SIGHUP re-reads the preset (its file, or the shipped preset of that name) \
+            and applies every changed key that can change while running, gliding without clicks: \
+            input/output gain, agc levels, every effect unit's parameters, monitor levels and pan, \
+            ducking depth, monitor.feedback_guard. Keys that shape the engine (chain.order, \
+            frame_ms, tail_ms, delay settings, preprocessor settings, highpass_hz, monitor enabled \
+            or source, ducking times) are reported as "needs a restart" and ignored. A preset that \
+            does not load is reported with file:line and the key; the running setup stays. \
+            Example: kill -HUP $(pidof voicerack)
+
+            --control reads commands from standard input, one per line: set KEY VALUE (keys as in \
+            presets, e.g. set compressor.threshold_dbfs -18, set monitor.master_db -6), show, \
+            unmute, help. A bad key or value is answered with the key and its allowed range.
+
+            Feedback guard: when the monitor plays through speakers and the loop howls (a narrow \
+            peak growing in the mic), the monitor is muted (a 20 ms glide) and a line names the \
+            frequency. Use headphones or lower monitor.master_db, then unmute with SIGHUP or \
+            `unmute`.
+
             Exits with 69 when the JACK server is not running or shuts down (recordings are \
             finalised first).
             """)
@@ -66,6 +84,9 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Overwrite recording files that exist.")
     var force = false
 
+    @Flag(name: .long, help: "Read commands from standard input: set KEY VALUE, show, unmute, help.")
+    var control = false
+
     func validate() throws {
         guard recordBuffer >= 0.1, recordBuffer <= 600 else {
             throw ValidationError("--record-buffer \(recordBuffer) is out of range; use 0.1-600 seconds")
@@ -91,6 +112,8 @@ struct Run: ParsableCommand {
                 presetName: loaded.name)
             request.autoConnect = !noAutoConnect
             request.recording = recording
+            request.presetArgument = preset
+            request.control = control
             try LiveSession.run(request)
         } catch {
             throw failureExit(reporting: error)

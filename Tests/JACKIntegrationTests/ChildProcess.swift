@@ -13,8 +13,9 @@ final class ChildProcess {
     private var status: Int32?
 
     /// Starts `executable` with `arguments`; `environment` is added to (and may unset, with nil)
-    /// this process's environment.
-    init(_ executable: String, _ arguments: [String], environment: [String: String?] = [:]) throws {
+    /// this process's environment. Standard input is /dev/null, or the FIFO at `input` (opened
+    /// read-write in the child, so neither side waits for the other and the child sees no EOF).
+    init(_ executable: String, _ arguments: [String], environment: [String: String?] = [:], input: String? = nil) throws {
         name = (executable as NSString).lastPathComponent
         outputPath = NSTemporaryDirectory() + "voicerack-it-\(name)-\(getpid())-\(UUID().uuidString).log"
         var env = ProcessInfo.processInfo.environment
@@ -23,7 +24,7 @@ final class ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", input == nil ? O_RDONLY : O_RDWR, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
 

@@ -94,3 +94,21 @@ struct RealtimeBuildingBlocksTests {
         #expect(ring.push(4))
     }
 }
+
+@Suite("Parameter ring")
+struct ParameterRingTests {
+    @Test("messages pack into one word and come back intact, in order; a full ring says so")
+    func roundTrip() {
+        let ring = ParameterRing(capacity: 4)
+        defer { ring.deallocate() }
+        let messages = [
+            ParameterMessage(target: 0, index: 0, value: -12.5), ParameterMessage(target: 65_535, index: 65_535, value: -.infinity),
+            ParameterMessage(target: 257, index: 7, value: 1e-30), ParameterMessage(target: 3, index: 2, value: 0.5),
+        ]
+        for m in messages { #expect(ring.push(m)) }
+        #expect(!ring.push(messages[0]))
+        #expect(ring.available() == 4)
+        for m in messages { #expect(ring.pop() == m) }
+        #expect(ring.pop() == nil)
+    }
+}

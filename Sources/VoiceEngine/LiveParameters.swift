@@ -1,0 +1,73 @@
+import VoiceRT
+
+/// Which configuration changes a running engine can take as messages, and those messages.
+///
+/// Live: input and output gain, the leveller's target, maximum gain and speed, every parameter of
+/// the effect units (those in the chain get messages; the others are only remembered), the
+/// monitor's levels and pan, the ducking depth and the feedback guard switch. Everything else
+/// (chain order, frame, canceller tail, delay handling, speexdsp settings, the high-pass, monitor
+/// on/off and source, ducking times) shapes what the engine allocates or its latency, and needs
+/// a new engine: a restart.
+///
+/// - Realtime: never (main thread; builds arrays).
+public struct LiveUpdate: Sendable {
+    /// Messages that take an engine built from the old configuration to the new one.
+    public var messages: [ParameterMessage] = []
+    /// The old configuration with every live change of the new one applied: what the engine
+    /// runs once the messages are applied (and what a rebuilt engine must be built from).
+    public var reached: EngineConfiguration
+    /// True when `reached` still differs from the new configuration (some change needs a restart).
+    public var needsRestart: Bool
+}
+
+extension EngineConfiguration {
+    /// The live part of the change from `self` (what the engine runs) to `new`.
+    public func liveUpdate(to new: EngineConfiguration) -> LiveUpdate {
+        var reached = self
+        var messages: [ParameterMessage] = []
+        func follow(_ field: WritableKeyPath<EngineConfiguration, Float>, _ target: ParameterTarget, _ index: Int) {
+            guard self[keyPath: field] != new[keyPath: field] else { return }
+            reached[keyPath: field] = new[keyPath: field]
+            messages.append(target.message(index, new[keyPath: field]))
+        }
+        follow(\.inputGainDB, .inputGain, 0)
+        follow(\.levellerTargetDBFS, .leveller, 0)
+        follow(\.levellerMaxGainDB, .leveller, 1)
+        follow(\.levellerSpeedDBPerSecond, .leveller, 2)
+        follow(\.outputGainDB, .outputGain, 0)
+        for kind in EffectKind.allCases where effectValues[kind.index] != new.effectValues[kind.index] {
+            reached.effectValues[kind.index] = new.effectValues[kind.index]
+            guard let slot = effectOrder.firstIndex(of: kind) else { continue }
+            for (i, v) in new.effectValues[kind.index].enumerated() where v != effectValues[kind.index][i] {
+                messages.append(ParameterTarget.effect(slot: slot).message(i, v))
+            }
+        }
+        messages += monitorMessages(to: new, reached: &reached)
+        if duckingDepthDB != new.duckingDepthDB {
+            reached.duckingDepthDB = new.duckingDepthDB
+            messages.append(ParameterTarget.duckingDepth.message(0, Decibels.amplitude(new.duckingDepthDB)))
+        }
+        if monitorFeedbackGuard != new.monitorFeedbackGuard {
+            reached.monitorFeedbackGuard = new.monitorFeedbackGuard
+            messages.append(ParameterTarget.feedbackGuard.message(0, new.monitorFeedbackGuard ? 1 : 0))
+        }
+        return LiveUpdate(messages: messages, reached: reached, needsRestart: reached != new)
+    }
+
+    /// The monitor's four linear gains when a level or the pan changed (pan laws need libm, so
+    /// they are worked out here, off the process thread).
+    private func monitorMessages(to new: EngineConfiguration, reached: inout EngineConfiguration) -> [ParameterMessage] {
+        let fields: [WritableKeyPath<EngineConfiguration, Float>] = [
+            \.monitorVoiceDB, \.monitorVoicePan, \.monitorFarDB, \.monitorMasterDB,
+        ]
+        guard fields.contains(where: { self[keyPath: $0] != new[keyPath: $0] }) else { return [] }
+        for field in fields { reached[keyPath: field] = new[keyPath: field] }
+        let mix = MonitorMix(new)
+        return [mix.voiceLeft, mix.voiceRight, mix.far, mix.master].enumerated().map {
+            ParameterTarget.monitor.message($0.offset, $0.element)
+        }
+    }
+
+    /// Messages that re-arm the feedback guard (unmute the monitor).
+    public static var rearmFeedbackGuard: [ParameterMessage] { [ParameterTarget.feedbackGuard.message(1, 1)] }
+}

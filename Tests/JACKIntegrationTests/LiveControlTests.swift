@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import VoiceFiles
+import VoiceTestSupport
+
+/// Live parameter changes in `voicerack run`: `--control` commands on standard input and SIGHUP
+/// preset reloads, checked on voice_out with jack_capture while a sine plays into mic_in.
+extension LiveClientTests {
+    /// voicerack (`arguments` added) with jack_simple_client's 0.2-amplitude sine on mic_in.
+    struct SineRig {
+        let server: JACKServer
+        let voicerack: ChildProcess
+        let sine: ChildProcess
+
+        init(_ arguments: [String], input: String? = nil) throws {
+            server = try JACKServer()
+            let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
+            voicerack = try ChildProcess(
+                binary, ["run", "--server", server.name, "--name", "vr", "--no-auto-connect"] + arguments,
+                environment: Tools.environment, input: input)
+            sine = try ChildProcess(Tools.jackSimpleClient!, ["sine", server.name], environment: Tools.environment)
+            let ready = poll(timeout: 10) { [server, voicerack, sine] in
+                guard voicerack.isRunning, sine.isRunning, let ports = try? server.portProperties() else { return false }
+                return ports["vr:monitor_out_R"] != nil && ports["sine:output1"] != nil
+            }
+            guard ready, (try? server.connect("sine:output1", "vr:mic_in")) == 0 else {
+                Issue.record("setup failed; voicerack:\n\(voicerack.output)\nsine:\n\(sine.output)")
+                throw CancellationError()
+            }
+        }
+
+        /// voice_out's RMS over one second recorded by jack_capture.
+        func voiceRMS() throws -> Float {
+            let path = NSTemporaryDirectory() + "voicerack-it-\(getpid())-\(UUID().uuidString).wav"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let capture = try runTool(
+                Tools.jackCapture!, ["-d", "1", "-ns", "-as", "-c", "1", "-p", "vr:voice_out", path],
+                timeout: 20, environment: ["JACK_DEFAULT_SERVER": server.name])
+            try #require(capture.status == 0, "jack_capture: \(capture.output)")
+            let audio = try AudioFileContents.read(path)
+            return Measure.rms(audio.channels[0], (audio.frames / 2)..<audio.frames)
+        }
+
+        /// Waits for `text` in voicerack's output.
+        func expectOutput(_ text: String) {
+            #expect(poll(timeout: 10) { voicerack.output.contains(text) }, "no '\(text)' in:\n\(voicerack.output)")
+        }
+
+        func stop() {
+            voicerack.send(SIGINT)
+            #expect(voicerack.waitForExit(timeout: 10) == 0, "output:\n\(voicerack.output)")
+            sine.stop(SIGTERM)
+            server.stop()
+        }
+    }
+
+    static let sineRMS: Float = 0.1414
+
+    @Test(
+        "--control: set output.gain_db -12 lowers voice_out by 12 dB; bad keys and values are answered with the allowed range",
+        .enabled(if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil, "jack_capture or jack_simple_client is missing"))
+    func controlCommands() throws {
+        let fifo = NSTemporaryDirectory() + "voicerack-it-control-\(getpid())-\(UUID().uuidString)"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let rig = try SineRig(["--preset", "raw", "--control"], input: fifo)
+        defer { rig.voicerack.stop(SIGKILL) }
+        let commands = try #require(FileHandle(forWritingAtPath: fifo))
+        func send(_ line: String) { commands.write(Data((line + "\n").utf8)) }
+
+        let before = try rig.voiceRMS()
+        send("set output.gain_db -12")
+        rig.expectOutput("output.gain_db = -12")
+        let after = try rig.voiceRMS()
+        let changeDB = 20 * log10(Double(after / before))
+        print("live --control: voice_out \(before) → \(after) RMS (\(String(format: "%.2f", changeDB)) dB)")
+        #expect(abs(before - Self.sineRMS) < 0.015)
+        #expect(abs(changeDB + 12) < 0.2)
+
+        send("set output.gain_db 99")
+        rig.expectOutput("output.gain_db = 99 is out of range; allowed -40...40 dB")
+        send("set compressor.treshold_dbfs -18")
+        rig.expectOutput("unknown key 'compressor.treshold_dbfs' (did you mean 'threshold_dbfs'?)")
+        send("set echo_canceller.tail_ms 300")
+        rig.expectOutput("echo_canceller.tail_ms = 300 needs a restart")
+        send("show")
+        rig.expectOutput("output.gain_db = -12   (-40...40 dB)")
+        rig.stop()
+    }
+
+    @Test(
+        "SIGHUP reloads an edited preset file: a level changes, restart-only keys are named, a bad file keeps the running setup",
+        .enabled(if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil, "jack_capture or jack_simple_client is missing"))
+    func reloadOnSIGHUP() throws {
+        let path = NSTemporaryDirectory() + "voicerack-it-reload-\(getpid())-\(UUID().uuidString).toml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "base = \"raw\"\n\n[output]\ngain_db = 0\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let rig = try SineRig(["--preset", path])
+        defer { rig.voicerack.stop(SIGKILL) }
+        let before = try rig.voiceRMS()
+
+        try "base = \"raw\"\n\n[output]\ngain_db = -6\n\n[echo_canceller]\ntail_ms = 300\n".write(toFile: path, atomically: true, encoding: .utf8)
+        rig.voicerack.send(SIGHUP)
+        rig.expectOutput("applied: output.gain_db")
+        rig.expectOutput("needs a restart (ignored): echo_canceller.tail_ms")
+        let after = try rig.voiceRMS()
+        let changeDB = 20 * log10(Double(after / before))
+        print("live SIGHUP reload: voice_out \(before) → \(after) RMS (\(String(format: "%.2f", changeDB)) dB)")
+        #expect(abs(changeDB + 6) < 0.2)
+
+        try "base = \"raw\"\n\n[output]\ngain_db = 99\n".write(toFile: path, atomically: true, encoding: .utf8)
+        rig.voicerack.send(SIGHUP)
+        rig.expectOutput("\(path):4: output.gain_db = 99 is out of range")
+        rig.expectOutput("keeping the running setup")
+        let kept = try rig.voiceRMS()
+        #expect(abs(20 * log10(Double(kept / before)) + 6) < 0.2)
+        rig.stop()
+    }
+}
