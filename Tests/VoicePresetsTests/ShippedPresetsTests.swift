@@ -8,7 +8,7 @@ import VoiceEngine
     let library = PresetLibrary(directories: [shippedPresetsDirectory()])
 
     @Test func shipsTheDocumentedPresets() {
-        #expect(Set(["echo-cancel", "podcast", "raw"]).isSubset(of: library.names()))
+        #expect(Set(["echo-cancel", "podcast", "raw", "streaming"]).isSubset(of: library.names()))
     }
 
     @Test func echoCancel() throws {
@@ -57,6 +57,21 @@ import VoiceEngine
         #expect(c.levellerTargetDBFS == -18)
         #expect(c.levellerMaxGainDB == 15)
         #expect(c.highPassHz == 90)
+    }
+
+    @Test func streaming() throws {
+        let preset = try library.load("streaming")
+        let c = preset.configuration
+        let echoCancel = try library.load("echo-cancel").configuration
+        #expect(preset.base == "echo-cancel")
+        // The canceller is echo-cancel's, tuned on the yardstick.
+        #expect(c.echoCancellation && c.tailMilliseconds == echoCancel.tailMilliseconds)
+        #expect(c.frameMilliseconds == echoCancel.frameMilliseconds && c.echoSuppressDB == echoCancel.echoSuppressDB)
+        #expect(c.ducking && c.duckingDepthDB == -10)
+        #expect(c.duckingAttackMilliseconds == 50 && c.duckingReleaseMilliseconds == 800)
+        #expect(c.effectOrder == [.compressor, .limiter])
+        #expect(c.levellerTargetDBFS == -18)
+        #expect(!c.monitor)
     }
 
     @Test func loadsByPathToo() throws {
