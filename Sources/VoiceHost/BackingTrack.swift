@@ -21,7 +21,8 @@ import VoiceSpeex
 /// - Realtime: never. Main thread, or the reader thread it starts; `source` is the process
 ///   thread's end.
 public final class BackingTrack: @unchecked Sendable {
-    /// What the player reads ahead, in seconds of audio.
+    /// What the player reads ahead at least, in seconds of audio (the ring rounds up to a power
+    /// of two: 2.7 s at 48 kHz).
     public static let aheadSeconds = 2.0
     /// Input frames read from the file at a time.
     static let chunkFrames = 4_096
@@ -114,7 +115,7 @@ public final class BackingTrack: @unchecked Sendable {
         let start = threadCPUTime()
         defer { cpuSeconds += threadCPUTime() - start }
         let ring = source.pointee.ring
-        while !ended {
+        while !ended || pendingOffset < pending.count {
             if pendingOffset < pending.count {
                 let wrote = pending.withUnsafeBufferPointer { p in
                     ring.write(p.baseAddress! + pendingOffset, (pending.count - pendingOffset) & ~1)
@@ -122,7 +123,7 @@ public final class BackingTrack: @unchecked Sendable {
                 pendingOffset += wrote
                 if pendingOffset < pending.count { return }  // the ring is full
             }
-            try makePending()
+            if !ended { try makePending() }
         }
     }
 

@@ -68,8 +68,8 @@ public enum OfflineProcessor {
         try checkOutputPath(request.outputPath, force: request.force)
         let loaded = try OfflineInputs.load(
             micPath: request.micPath, referencePath: request.referencePath,
-            needsReference: configuration.needsReference && backingPath == nil,
-            allowLengthMismatch: request.allowLengthMismatch)
+            needsReference: configuration.needsReference, allowLengthMismatch: request.allowLengthMismatch,
+            referenceOptional: backingPath != nil)
         try validate(format, sampleRate: loaded.sampleRate)
         let backing = try backingPath.map { (path) throws(HostError) in
             try OfflineBacking(path: path, inputs: loaded, configuration: configuration, blockSize: request.blockSize)
