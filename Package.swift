@@ -84,7 +84,7 @@ let package = Package(
         // A JACK peer for the live-path tests: plays mic/far files into voicerack and records
         // voice_out. A test tool, not part of the product, so it may import CJack itself.
         .executableTarget(name: "voicerack-testpeer", dependencies: ["CJack", "CJackShim", "VoiceFiles"]),
-        .target(name: "VoiceTestSupport", dependencies: ["VoiceRT"]),
+        .target(name: "VoiceTestSupport", dependencies: ["VoiceRT", "VoiceFiles"]),
 
         // MARK: Tests
         .testTarget(name: "VoiceRTTests", dependencies: ["VoiceRT"]),
@@ -97,13 +97,13 @@ let package = Package(
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceHostTests",
-            dependencies: ["VoiceHost", "VoiceFiles", "VoiceTestSupport"]),
+            dependencies: ["VoiceHost", "VoiceEngine", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         .testTarget(name: "JACKIntegrationTests", dependencies: ["VoiceTestSupport", "VoiceFiles"]),
         .testTarget(
             name: "RealtimeSafetyTests",
-            dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport", "CRealtimeCheck"],
+            dependencies: ["VoiceEngine", "VoicePresets", "VoiceJACK", "VoiceTestSupport", "CRealtimeCheck"],
             linkerSettings: rtsanLinkerSettings),
     ]
 )

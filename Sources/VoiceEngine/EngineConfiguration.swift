@@ -86,6 +86,20 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// extension. `--format` overrides it.
     public var recordingFormat = ""
 
+    /// Level of the voice in the karaoke tap (processed voice + backing, stereo).
+    public var karaokeVoiceDB: Float = 0
+    /// Level of the backing in the karaoke tap, relative to how it plays on the speakers.
+    public var karaokeBackingDB: Float = 0
+
+    // Backing track (read by the host, which plays it into speaker_out and the reference)
+    /// The track to play; empty = none unless `--backing` names one. Presets give it relative
+    /// to the preset file; resolved to a usable path when the preset is loaded.
+    public var backingFile = ""
+    /// Level of the backing track on speaker_out (dB).
+    public var backingLevelDB: Float = 0
+    /// Start the track again when it ends.
+    public var backingLoop = false
+
     // Output
     public var outputGainDB: Float = 0
 

@@ -55,6 +55,7 @@ extension OfflineReport {
             "  clipping: \(h.clippedInputSamples) mic samples at full scale, \(h.clippedOutputSamples) output samples limited; \(h.nonFiniteSamples) NaN/Inf input samples replaced")
         lines.append(
             String(format: "  CPU %.2f s (%.0f× real time)", cpuSeconds, cpuSeconds > 0 ? seconds / cpuSeconds : 0))
+        if let backingUnderruns { lines.append("  backing track: \(backingUnderruns) frames underrun") }
         lines.append("wrote \(outputPath) (\(format), \(frames) frames)")
         lines += tapLines
         return lines.joined(separator: "\n")

@@ -8,6 +8,8 @@ public struct HostError: Error, CustomStringConvertible, Equatable {
         case usage = 64
         /// EX_DATAERR: bad input data (audio file, preset).
         case data = 65
+        /// EX_NOINPUT: an input file does not exist.
+        case noInput = 66
         /// EX_UNAVAILABLE: a service (the JACK server) is not available.
         case unavailable = 69
         /// EX_CANTCREAT: an output file cannot be created (or exists and --force was not given).

@@ -16,6 +16,8 @@ public struct LiveRequest: Sendable {
     public var presetArgument: String?
     /// Read `set KEY VALUE` commands from standard input (`--control`).
     public var control = false
+    /// A backing track to play on speaker_out_L/R (level and loop from `configuration`).
+    public var backingPath: String?
 
     public init(options: JACKClient.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
@@ -41,9 +43,10 @@ public enum LiveSession {
     /// when the server is not running or shuts down while we run (after finalising the files).
     public static func run(_ request: LiveRequest) throws(HostError) {
         // Before any JACK thread exists, so they all inherit the blocked mask.
-        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP])
+        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2])
         let recorder = LiveRecorder(request.recording)
         try recorder.check(client: request.options.name)
+        if let path = request.backingPath { _ = try BackingTrack.open(path) }
         let server = request.options.serverDisplayName
         let client: JACKClient
         do {
@@ -51,7 +54,18 @@ public enum LiveSession {
         } catch {
             throw HostError(.unavailable, error.message)
         }
-        defer { client.close() }
+        let backing = try request.backingPath.map { (path) throws(HostError) in
+            try BackingTrack(path: path, sampleRate: client.sampleRate, levelDB: request.configuration.backingLevelDB, loop: request.configuration.backingLoop)
+        }
+        // Closing the client first: the process thread must be done with the track's source.
+        defer {
+            client.close()
+            backing?.stop()
+        }
+        if let backing {
+            client.attachBacking(backing.source)
+            backing.start()
+        }
         let out = StatusOutput()
         var startLines: [String] = []
         if recorder.recordsFromStart { startLines = try recorder.start(client) }
@@ -86,8 +100,16 @@ public enum LiveSession {
                     for line in control.reload() { out.log(line) }
                     continue
                 }
+                if s == SIGUSR2 {
+                    out.log(BackingText.toggle(backing))
+                    continue
+                }
                 out.log("stopping on \(s == SIGINT ? "SIGINT" : "SIGTERM"); xruns \(client.status().xruns)")
                 finish(client, recorder, out)
+                if let backing {
+                    backing.stop()
+                    out.log("summary: " + BackingText.summary(backing))
+                }
                 return
             }
             if client.serverHasShutDown {
@@ -113,6 +135,7 @@ public enum LiveSession {
                 feedbackEvents = health.feedbackEvents
                 out.log(StatusText.feedback(health))
             }
+            if let problem = backing?.problem.withLock({ p in defer { p = nil }; return p }) { out.log(problem) }
             client.updateLatenciesIfNeeded()
             if let seed = client.seedDelayFromPortLatencies() {
                 out.log("reference delay seeded from JACK latencies: \(seed) samples (playback + capture); the estimator refines it")

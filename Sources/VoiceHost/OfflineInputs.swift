@@ -18,8 +18,11 @@ struct OfflineInputs {
     /// Largest length difference accepted silently between mic and (resampled) reference: 20 ms.
     static let lengthTolerance = 0.02
 
+    /// `referenceOptional`: a missing reference is fine although the preset cancels echo (a
+    /// backing track makes the reference).
     static func load(
-        micPath: String, referencePath: String?, needsReference: Bool, allowLengthMismatch: Bool
+        micPath: String, referencePath: String?, needsReference: Bool, allowLengthMismatch: Bool,
+        referenceOptional: Bool = false
     ) throws(HostError) -> OfflineInputs {
         let micFile = try read(micPath, role: "MIC")
         guard micFile.channels.count == 1 else {
@@ -36,7 +39,7 @@ struct OfflineInputs {
         guard micFile.frames > 0 else { throw HostError(.data, "\(micPath): the file holds no audio frames") }
         var notes: [String] = []
         guard let referencePath else {
-            if needsReference {
+            if needsReference && !referenceOptional {
                 throw HostError(
                     .usage,
                     "this preset cancels echo and needs the far-end signal: pass --ref FILE (the audio that played on the loudspeakers)")

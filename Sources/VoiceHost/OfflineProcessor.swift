@@ -17,8 +17,11 @@ public struct OfflineRequest: Sendable {
     public var force = false
     /// Pad or cut a reference whose length differs from the mic's instead of refusing.
     public var allowLengthMismatch = false
-    /// Extra recordings of taps (mic, reference, tuning, voice), each to its own file.
+    /// Extra recordings of taps (mic, reference, tuning, voice, karaoke), each to its own file.
     public var taps: [(tap: Tap, path: String)] = []
+    /// A backing track played on the speakers while MIC was recorded: mixed into the reference
+    /// (which may then be absent) and into the karaoke tap. nil: the preset's `backing.file`.
+    public var backingPath: String?
 
     public init(micPath: String, referencePath: String?, outputPath: String) {
         self.micPath = micPath
@@ -41,6 +44,8 @@ public struct OfflineReport: Sendable {
     public let notes: [String]
     /// One line per recorded tap.
     public let tapLines: [String]
+    /// Frames of the backing track its reader did not deliver in time (nil without a backing).
+    public internal(set) var backingUnderruns: Int?
 }
 
 /// Runs the engine over files: the same render cycle, block by block, as the JACK client runs.
@@ -58,12 +63,21 @@ public enum OfflineProcessor {
         progress: ((Double) -> Void)? = nil
     ) throws(HostError) -> OfflineReport {
         let format = try outputFormat(request)
+        let backingPath = request.backingPath ?? (configuration.backingFile.isEmpty ? nil : configuration.backingFile)
+        if let backingPath { _ = try BackingTrack.open(backingPath) }
         try checkOutputPath(request.outputPath, force: request.force)
-        let inputs = try OfflineInputs.load(
+        let loaded = try OfflineInputs.load(
             micPath: request.micPath, referencePath: request.referencePath,
-            needsReference: configuration.needsReference, allowLengthMismatch: request.allowLengthMismatch)
-        try validate(format, sampleRate: inputs.sampleRate)
-        let taps = try OfflineTaps(request.taps, inputs: inputs, force: request.force)
+            needsReference: configuration.needsReference, allowLengthMismatch: request.allowLengthMismatch,
+            referenceOptional: backingPath != nil)
+        try validate(format, sampleRate: loaded.sampleRate)
+        let backing = try backingPath.map { (path) throws(HostError) in
+            try OfflineBacking(path: path, inputs: loaded, configuration: configuration, blockSize: request.blockSize)
+        }
+        let inputs = backing?.inputs ?? loaded
+        let taps = try OfflineTaps(
+            request.taps, inputs: inputs, force: request.force, backing: backing?.signal ?? [],
+            karaokeGains: OfflineBacking.karaokeGains(configuration))
         let engine: VoiceEngine
         do {
             engine = try VoiceEngine(
@@ -86,11 +100,13 @@ public enum OfflineProcessor {
             throw HostError(error.isDataError ? .data : .io, error.description)
         }
         let tapLines = try taps.finish()
-        return OfflineReport(
+        var report = OfflineReport(
             frames: inputs.mic.count, sampleRate: inputs.sampleRate,
             referenceChannels: inputs.reference.count, plan: engine.plan, liveLatency: engine.latency,
             health: engine.health(), format: format, cpuSeconds: cpuTime() - cpuStart, notes: inputs.notes,
             tapLines: tapLines)
+        report.backingUnderruns = backing?.underruns
+        return report
     }
 
     /// Feeds the engine block by block and writes the aligned output.

@@ -12,10 +12,22 @@ final class OfflineTaps {
     private let referenceLeft: [Float]
     private let referenceRight: [Float]
     private let referenceMono: [Float]
+    /// The karaoke tap's two channels (voice is added as it comes): the backing at its gain.
+    private let karaokeBacking: [[Float]]
+    private let karaokeVoiceGain: Float
 
     /// Checks every tap's path and format and opens its file before any audio is processed.
-    init(_ taps: [(tap: Tap, path: String)], inputs: OfflineInputs, force: Bool) throws(HostError) {
+    /// `backing` (L/R, mic-aligned, as played) and `karaokeGains` (linear) make the karaoke tap.
+    init(
+        _ taps: [(tap: Tap, path: String)], inputs: OfflineInputs, force: Bool, backing: [[Float]] = [],
+        karaokeGains: (voice: Float, backing: Float) = (1, 1)
+    ) throws(HostError) {
         mic = inputs.mic
+        karaokeVoiceGain = karaokeGains.voice
+        let silence2 = [[Float]](repeating: [Float](repeating: 0, count: inputs.mic.count), count: 2)
+        karaokeBacking = taps.contains { $0.tap == .karaoke }
+            ? (backing.isEmpty ? silence2 : backing).map { $0.map { karaokeGains.backing * $0 } }
+            : []
         let silence = [Float](repeating: 0, count: inputs.mic.count)
         referenceLeft = inputs.reference.first ?? silence
         referenceRight = inputs.reference.count > 1 ? inputs.reference[1] : referenceLeft
@@ -53,16 +65,28 @@ final class OfflineTaps {
                 referenceRight.withUnsafeBufferPointer { r in
                     referenceMono.withUnsafeBufferPointer { mono in
                         write(voice: voice.baseAddress!, mic: m.baseAddress! + offset, left: l.baseAddress! + offset,
-                              right: r.baseAddress! + offset, mono: mono.baseAddress! + offset, frames: voice.count)
+                              right: r.baseAddress! + offset, mono: mono.baseAddress! + offset, at: offset, frames: voice.count)
                     }
                 }
             }
         }
     }
 
+    /// Voice at its gain plus the (already scaled) backing, for output samples `offset ..< offset + n`.
+    private func writeKaraoke(voice: UnsafePointer<Float>, at offset: Int, frames n: Int, to recording: Recording) {
+        let left = (0..<n).map { karaokeVoiceGain * voice[$0] + karaokeBacking[0][offset + $0] }
+        let right = (0..<n).map { karaokeVoiceGain * voice[$0] + karaokeBacking[1][offset + $0] }
+        while !recording.input.canAccept(n) { usleep(1_000) }
+        left.withUnsafeBufferPointer { l in
+            right.withUnsafeBufferPointer { r in
+                [l.baseAddress!, r.baseAddress!].withUnsafeBufferPointer { recording.input.write($0.baseAddress!, frames: n) }
+            }
+        }
+    }
+
     private func write(
         voice: UnsafePointer<Float>, mic: UnsafePointer<Float>, left: UnsafePointer<Float>,
-        right: UnsafePointer<Float>, mono: UnsafePointer<Float>, frames n: Int
+        right: UnsafePointer<Float>, mono: UnsafePointer<Float>, at offset: Int, frames n: Int
     ) {
         for (tap, recording) in recordings {
             let channels: [UnsafePointer<Float>]
@@ -72,6 +96,9 @@ final class OfflineTaps {
             case .reference: channels = [left, right]
             case .tuning: channels = [mic, mono, voice]
             case .monitor: continue
+            case .karaoke:
+                writeKaraoke(voice: voice, at: offset, frames: n, to: recording)
+                continue
             }
             // The offline producer may wait; the writer then never falls behind and nothing is lost.
             while !recording.input.canAccept(n) { usleep(1_000) }

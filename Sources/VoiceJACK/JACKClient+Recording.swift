@@ -1,4 +1,6 @@
 import Foundation
+import VoiceEngine
+import VoiceRT
 import VoiceRecorder
 
 extension JACKClient {
@@ -18,7 +20,8 @@ extension JACKClient {
     public func route(_ recordings: [(tap: Tap, input: RecorderInput)]) -> Bool {
         precondition(recordings.count <= Self.maximumRecordings)
         let fresh = UnsafeMutablePointer<TapRoutes>.allocate(capacity: 1)
-        fresh.initialize(to: TapRoutes(recordings))
+        let karaoke = (voice: Decibels.amplitude(configuration.karaokeVoiceDB), backing: Decibels.amplitude(configuration.karaokeBackingDB))
+        fresh.initialize(to: TapRoutes(recordings, karaokeGains: karaoke))
         let expected = UnsafeMutableRawPointer(routes)
         for _ in 0..<4_000 {
             // Acquiring: the process thread's last cycle with the old set is complete before we
@@ -44,4 +47,15 @@ extension JACKClient {
 
     /// xruns JACK reported since activation; valid after `close()`. - Realtime: never; any thread.
     public var xrunCount: Int { context.pointee.xruns.load(ordering: .relaxed) }
+}
+
+extension JACKClient {
+    /// Makes the process thread play `backing` into speaker_out_L/R (and so into the echo
+    /// reference, the monitor and the karaoke tap). Call before `activate`; the caller keeps
+    /// `backing` alive until the client is closed.
+    ///
+    /// - Realtime: never. Main thread, before activation.
+    public func attachBacking(_ backing: UnsafeMutablePointer<BackingSource>) {
+        context.pointee.backing = backing
+    }
 }

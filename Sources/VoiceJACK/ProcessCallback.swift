@@ -62,7 +62,9 @@ extension ProcessContext {
         let routes = token.assumingMemoryBound(to: TapRoutes.self)
         routes.pointee.record(
             mic: mic, speakerLeft: speakerLeft, speakerRight: speakerRight, voice: voice,
-            monitorLeft: monitorLeft, monitorRight: monitorRight, frames: n,
+            monitorLeft: monitorLeft, monitorRight: monitorRight,
+            backingLeft: backing.map { UnsafePointer($0.pointee.left) },
+            backingRight: backing.map { UnsafePointer($0.pointee.right) }, frames: n,
             latency: voiceLatency.load(ordering: .relaxed))
         // Release: the main thread may free the set (and finish its recordings) once it holds
         // the token again, so this cycle's writes must happen before.
@@ -90,6 +92,8 @@ extension ProcessContext {
         }
         state.pointee.feedSpeakers(
             farLeft: farLeft, farRight: farRight, speakerLeft: speakerLeft, speakerRight: speakerRight, frames: n)
+        // The backing joins the speakers after ducking, so it is in the reference and the monitor.
+        backing?.pointee.play(into: speakerLeft, speakerRight, frames: n)
         state.pointee.render(mic: mic, farLeft: speakerLeft, farRight: speakerRight, voice: voice, frames: n)
         state.pointee.mixMonitor(
             voice: voice, speakerLeft: speakerLeft, speakerRight: speakerRight, monitorLeft: monitorLeft,

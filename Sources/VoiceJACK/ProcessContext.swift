@@ -64,6 +64,9 @@ struct ProcessContext: ~Copyable, @unchecked Sendable {
     let monitorIsProcessed: Bool
     /// How long each process cycle took.
     let timing = CycleTiming()
+    /// The backing track the process thread adds to speaker_out (nil: none). Set only before
+    /// activation (`JACKClient.attachBacking`); its owner keeps it alive until the client closed.
+    var backing: UnsafeMutablePointer<BackingSource>?
     /// Preallocated so the shutdown callback, which must be async-signal-safe, only copies bytes.
     let shutdownReason: UnsafeMutablePointer<CChar>
     static let shutdownReasonCapacity = 512

@@ -35,9 +35,12 @@ struct TapRoutes: ~Copyable {
     /// `chunkFrames` samples each: the delayed mic, the (delayed in place) reference mono mix.
     let delayedMic: UnsafeMutablePointer<Float>
     let referenceMono: UnsafeMutablePointer<Float>
+    /// The karaoke tap's mix and delay lines (see TapRoutes+Karaoke.swift).
+    var karaoke: KaraokeMix
 
-    /// A set feeding `routes` (at most `capacity`). - Realtime: never (allocates).
-    init(_ routes: [(tap: Tap, input: RecorderInput)]) {
+    /// A set feeding `routes` (at most `capacity`), the karaoke tap mixed with `karaokeGains`
+    /// (linear voice and backing gains). - Realtime: never (allocates).
+    init(_ routes: [(tap: Tap, input: RecorderInput)], karaokeGains: (voice: Float, backing: Float) = (1, 1)) {
         precondition(routes.count <= Self.capacity, "at most \(Self.capacity) recordings")
         count = routes.count
         taps = .allocate(capacity: Self.capacity)
@@ -59,6 +62,7 @@ struct TapRoutes: ~Copyable {
         let silence = UnsafePointer(delayedMic)
         channelPointers = .allocate(capacity: 3)
         channelPointers.initialize(repeating: silence, count: 3)
+        karaoke = KaraokeMix(enabled: routes.contains { $0.tap == .karaoke }, gains: karaokeGains, chunk: Self.chunkFrames)
     }
 
     deinit {
@@ -68,16 +72,19 @@ struct TapRoutes: ~Copyable {
         delayedMic.deallocate()
         referenceMono.deallocate()
         channelPointers.deallocate()
+        karaoke.deallocate()
     }
 
     /// Feeds one cycle of `n` frames to every recording. `speakerLeft/Right` are the far end
-    /// as sent to the loudspeakers; `latency` is the engine's current latency in samples.
+    /// as sent to the loudspeakers, `backingLeft/Right` the backing track's part of them (nil
+    /// without one); `latency` is the engine's current latency in samples.
     ///
     /// - Realtime: safe; process thread, after the engine rendered `voice`.
     @_noLocks
     mutating func record(
         mic: UnsafePointer<Float>, speakerLeft: UnsafePointer<Float>, speakerRight: UnsafePointer<Float>,
         voice: UnsafePointer<Float>, monitorLeft: UnsafePointer<Float>, monitorRight: UnsafePointer<Float>,
+        backingLeft: UnsafePointer<Float>? = nil, backingRight: UnsafePointer<Float>? = nil,
         frames n: Int, latency: Int
     ) {
         guard count > 0 else { return }
@@ -85,6 +92,10 @@ struct TapRoutes: ~Copyable {
         while offset < n {
             let m = min(n - offset, Self.chunkFrames)
             if hasTuning { delayForTuning(mic + offset, speakerLeft + offset, speakerRight + offset, m, latency) }
+            if karaoke.enabled {
+                karaoke.mix(voice: voice + offset, backingLeft: backingLeft.map { $0 + offset },
+                            backingRight: backingRight.map { $0 + offset }, m, latency: latency)
+            }
             for k in 0..<count {
                 let channels: Int
                 switch taps[k] {
@@ -107,6 +118,10 @@ struct TapRoutes: ~Copyable {
                     channelPointers[1] = UnsafePointer(referenceMono)
                     channelPointers[2] = voice + offset
                     channels = 3
+                case .karaoke:
+                    channelPointers[0] = UnsafePointer(karaoke.left)
+                    channelPointers[1] = UnsafePointer(karaoke.right)
+                    channels = 2
                 }
                 // The recorder was made for this tap's channel count; a mismatch is a bug upstream.
                 if inputs[k].channels == channels {

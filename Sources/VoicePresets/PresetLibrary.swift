@@ -83,6 +83,9 @@ public struct PresetLibrary: Sendable {
         }
         for setting in definition.settings {
             setting.key.apply(setting.value, to: &configuration)
+            if setting.key.fullName == PresetSchema.backingFile.fullName {
+                configuration.backingFile = PresetSchema.resolvedBackingFile(configuration.backingFile, presetPath: definition.path)
+            }
         }
         return configuration
     }

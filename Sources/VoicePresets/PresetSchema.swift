@@ -21,12 +21,13 @@ enum PresetSchema {
         ("agc", "Voice leveller: slowly steers the voice towards a target level."),
         ("monitor", "Ear return on monitor_out_L/R: your voice (dry = no added latency) plus the far end."),
         ("ducking", "Lower the far end on speaker_out_L/R while you talk."),
+        ("backing", "Backing track (--backing FILE) played on speaker_out_L/R: it joins the echo reference, the monitor and the karaoke tap."),
         ("recording", "How `voicerack run` records (--record FILE or TAP=FILE)."),
         ("chain", "Effect units after the leveller, in the order listed; each has its own section below."),
     ] + EffectKind.allCases.map { ($0.rawValue, "Settings of the \($0.rawValue) unit (used when listed in chain.order).") }
         + [("output", "Gain applied to voice_out, after all processing.")]
 
-    static let keys: [PresetKey] = engineKeys + [recordingFormat, chainOrder] + EffectKind.allCases.flatMap(effectKeys)
+    static let keys: [PresetKey] = engineKeys + backingKeys + [recordingFormat, chainOrder] + EffectKind.allCases.flatMap(effectKeys)
 
     /// `recording.format`: checked with libsndfile's own list, so a preset cannot name a format
     /// this machine cannot write.

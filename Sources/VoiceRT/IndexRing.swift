@@ -14,16 +14,8 @@ import Synchronization
 /// - Realtime: `push` and `pop` are wait-free and safe on the process thread; `init` allocates.
 ///   One thread may push and one (other) thread may pop; never more.
 public struct IndexRing: @unchecked Sendable {
-    /// The two free-running indices, each written by one side only.
-    struct Indices: ~Copyable {
-        /// Next slot to read; written by the consumer.
-        let head = Atomic<Int>(0)
-        /// Next slot to write; written by the producer.
-        let tail = Atomic<Int>(0)
-    }
-
     private let slots: UnsafeMutablePointer<Int>
-    private let indices: UnsafeMutablePointer<Indices>
+    private let indices: UnsafeMutablePointer<RingIndices>
     private let mask: Int
 
     /// A ring holding at least `capacity` indices.
@@ -33,7 +25,7 @@ public struct IndexRing: @unchecked Sendable {
         slots = .allocate(capacity: size)
         slots.initialize(repeating: 0, count: size)
         indices = .allocate(capacity: 1)
-        indices.initialize(to: Indices())
+        indices.initialize(to: RingIndices())
         mask = size - 1
     }
 

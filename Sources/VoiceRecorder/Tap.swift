@@ -14,12 +14,16 @@ public enum Tap: String, CaseIterable, Sendable {
     case monitor
     /// Mic, reference (mono mix) and processed voice in three sample-aligned channels.
     case tuning
+    /// The karaoke recording (L/R): processed voice plus the backing track, each at the preset's
+    /// `recording.karaoke_*_db` level, the backing delayed by the engine's latency so it lines
+    /// up with the voice sung over it.
+    case karaoke
 
     /// Channels in the tap's file.
     public var channels: Int {
         switch self {
         case .voice, .mic: return 1
-        case .reference, .monitor: return 2
+        case .reference, .monitor, .karaoke: return 2
         case .tuning: return 3
         }
     }

@@ -13,10 +13,20 @@ struct Process: ParsableCommand {
         discussion: """
             MIC is the microphone recording (mono). REF is what the loudspeakers played at the same \
             time (mono or stereo; resampled if its rate differs); presets with echo cancellation need \
-            it. OUT gets the processed voice at MIC's rate and length, sample-aligned with MIC.
+            it, unless --backing is given. OUT gets the processed voice at MIC's rate and length, \
+            sample-aligned with MIC.
+
+            --backing FILE (or the preset's backing.file) is a backing track that played on the \
+            loudspeakers from MIC's first sample, at the preset's backing.level_db (looping if \
+            backing.loop): any format libsndfile reads, mono or stereo, resampled to MIC's rate. It \
+            is mixed into the reference (added to REF, or the whole reference when REF is absent) \
+            so its echo is cancelled, and into the karaoke tap (--record karaoke=FILE: voice + \
+            backing, stereo, at recording.karaoke_voice_db / karaoke_backing_db). A missing backing \
+            file exits 66, one that is not mono/stereo audio 65.
 
             Example:
               voicerack process --preset echo-cancel --mic mic.wav --ref far.wav --out clean.wav
+              voicerack process --preset karaoke --mic take.wav --backing song.flac --out voice.wav --record karaoke=mix.wav
             """)
 
     @Option(name: .long, help: "Preset name (see `voicerack presets list`) or path to a .toml file.")
@@ -25,8 +35,11 @@ struct Process: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Microphone recording (any format libsndfile reads).", valueName: "file"))
     var mic: String
 
-    @Option(name: .long, help: ArgumentHelp("Far-end reference: what the loudspeakers played.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Far-end reference: what the loudspeakers played (optional with --backing).", valueName: "file"))
     var ref: String?
+
+    @Option(name: .long, help: ArgumentHelp("Backing track that played on the loudspeakers (overrides the preset's backing.file).", valueName: "file"))
+    var backing: String?
 
     @Option(name: .long, help: ArgumentHelp("Output file for the processed voice.", valueName: "file"))
     var out: String
@@ -44,7 +57,7 @@ struct Process: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Also record a tap: mic, reference or tuning (mic, reference and voice in 3 aligned channels), e.g. --record tuning=tune.wav. Repeatable.",
+            "Also record a tap: mic, reference, tuning (mic, reference and voice in 3 aligned channels) or karaoke (voice + backing, 2 ch), e.g. --record tuning=tune.wav. Repeatable.",
             valueName: "tap=file"))
     var record: [String] = []
 
@@ -68,6 +81,7 @@ struct Process: ParsableCommand {
             let loaded = try PresetLibrary.standard().load(preset)
             var request = OfflineRequest(micPath: mic, referencePath: ref, outputPath: out)
             request.blockSize = block
+            request.backingPath = backing
             request.force = force
             request.allowLengthMismatch = allowLengthMismatch
             request.taps = try record.map { (text) throws(HostError) in

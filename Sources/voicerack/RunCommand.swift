@@ -21,6 +21,14 @@ struct Run: ParsableCommand {
             {date}, {time}, {client} and {tap}. Bad formats are refused (64), as are files that \
             cannot be created or exist without --force (73), before the client starts.
 
+            Backing track: --backing FILE (or the preset's [backing] file) plays a track (any format \
+            libsndfile reads, mono or stereo, resampled to JACK's rate, read ahead by its own thread) \
+            on speaker_out_L/R at backing.level_db, added after ducking, so it is part of the echo \
+            reference (its echo is cancelled from the mic) and of the monitor's far mix. The karaoke \
+            tap (--record karaoke=FILE) records voice + backing in stereo, the backing delayed to line \
+            up with the voice. SIGUSR2 pauses or resumes the track (with a 20 ms fade). A missing \
+            file exits 66, one that is not mono/stereo audio 65, before the client opens.
+
             SIGUSR1 starts or stops recording: stopping finalises the files and prints what was \
             written; starting opens new files from the same templates (so {time} differs). Without \
             --record, SIGUSR1 records the voice to voicerack-{client}-{date}-{time}-{tap}.wav in the \
@@ -67,7 +75,7 @@ struct Run: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Record from the start: FILE (the voice) or TAP=FILE, TAP one of voice, mic, reference, monitor, tuning. Repeatable.",
+            "Record from the start: FILE (the voice) or TAP=FILE, TAP one of voice, mic, reference, monitor, tuning, karaoke. Repeatable.",
             valueName: "spec"))
     var record: [String] = []
 
@@ -86,6 +94,8 @@ struct Run: ParsableCommand {
 
     @Flag(name: .long, help: "Read commands from standard input: set KEY VALUE, show, unmute, help.")
     var control = false
+    @Option(name: .long, help: ArgumentHelp("Backing track to play on speaker_out_L/R (overrides the preset's backing.file); SIGUSR2 pauses/resumes it.", valueName: "file"))
+    var backing: String?
 
     func validate() throws {
         guard recordBuffer >= 0.1, recordBuffer <= 600 else {
@@ -114,6 +124,7 @@ struct Run: ParsableCommand {
             request.recording = recording
             request.presetArgument = preset
             request.control = control
+            request.backingPath = backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
             try LiveSession.run(request)
         } catch {
             throw failureExit(reporting: error)

@@ -13,15 +13,7 @@ struct ProcessCommandTests {
 
     /// Writes `channels` to a WAV file in the folder and returns its path.
     func wav(_ name: String, _ channels: [[Float]], rate: Int = 16_000) throws -> String {
-        let path = folder.file(name)
-        let writer = try AudioFileWriter(
-            path: path, format: AudioFormat(parsing: "wav:float"), sampleRate: rate, channels: channels.count)
-        let frames = channels[0].count
-        var interleaved = [Float](repeating: 0, count: frames * channels.count)
-        for (c, channel) in channels.enumerated() { for i in 0..<frames { interleaved[i * channels.count + c] = channel[i] } }
-        try interleaved.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: frames) }
-        try writer.close()
-        return path
+        try TestFiles.wav(folder.file(name), channels, rate: rate)
     }
 
     /// A 4-second echo scenario at `rate`: returns (mic path, ref path).

@@ -53,7 +53,7 @@ import VoiceEngine
         let e = try error("description = \"x\"\n\n[echo]\ntail_ms = 100\n", line: 3, key: "echo")
         #expect(e?.message == "unknown section [echo] (did you mean [echo_canceller]?)")
         let far = try error("[zzz]\n", line: 1, key: "zzz")
-        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [recording], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
+        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [backing], [recording], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
     }
 
     @Test func unknownKey() throws {
@@ -106,7 +106,7 @@ import VoiceEngine
     @Test func missingBase() throws {
         let e = try error("description = \"x\"\nbase = \"nope\"\n", line: 2, key: "base")
         #expect(e?.message.hasPrefix("base preset 'nope' not found; available: ") == true)
-        #expect(e?.message.contains("echo-cancel, podcast, raw") == true)
+        #expect(e?.message.contains("echo-cancel, karaoke, podcast, raw") == true)
         #expect(e?.message.contains("bad") == false)  // the file itself is not offered as its own base
     }
 

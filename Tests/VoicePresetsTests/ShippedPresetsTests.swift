@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VoiceEngine
 
@@ -8,7 +9,7 @@ import VoiceEngine
     let library = PresetLibrary(directories: [shippedPresetsDirectory()])
 
     @Test func shipsTheDocumentedPresets() {
-        #expect(Set(["echo-cancel", "podcast", "raw", "streaming"]).isSubset(of: library.names()))
+        #expect(Set(["echo-cancel", "podcast", "raw", "streaming", "karaoke"]).isSubset(of: library.names()))
     }
 
     @Test func echoCancel() throws {
@@ -87,5 +88,44 @@ import VoiceEngine
             #expect(!summary.description.isEmpty && !summary.description.hasPrefix("(invalid"), "\(summary.name)")
             #expect(summary.source.hasSuffix("/\(summary.name).toml"))
         }
+    }
+}
+
+/// The karaoke preset: the canceller works against the backing track, the voice gets reverb, the
+/// singer hears the dry voice and the track, and the karaoke tap records both.
+@Suite struct KaraokePresetTests {
+    let library = PresetLibrary(directories: [shippedPresetsDirectory()])
+
+    @Test func karaoke() throws {
+        let preset = try library.load("karaoke")
+        let c = preset.configuration
+        #expect(!preset.description.isEmpty)
+        #expect(c.echoCancellation && c.needsReference)
+        #expect(c.tailMilliseconds == 200 && c.frameMilliseconds == 8 && c.reference == .mono && c.delayMode == .auto)
+        #expect(c.preprocess && c.noiseSuppression && c.noiseSuppressDB == -12)
+        #expect(c.echoSuppressDB == -40 && c.echoSuppressActiveDB == -6 && c.residualEchoGateDB == 0)
+        #expect(!c.leveller && !c.ducking)
+        #expect(c.effectOrder == [.compressor, .reverb, .limiter])
+        let reverb = EffectKind.reverb.parameters.map(\.id)
+        #expect(c.effectValues[EffectKind.reverb.index][reverb.firstIndex(of: "mix")!] == 0.2)
+        #expect(c.effectValues[EffectKind.reverb.index][reverb.firstIndex(of: "room_size")!] == 0.6)
+        #expect(c.monitor && c.monitorSource == .dry && c.monitorFarDB == -6 && c.monitorMasterDB == -3)
+        #expect(c.backingFile.isEmpty && c.backingLevelDB == -6 && !c.backingLoop)
+        #expect(c.recordingFormat == "flac:pcm24" && c.karaokeVoiceDB == 0 && c.karaokeBackingDB == 0)
+        #expect(c.highPassHz == 80)
+    }
+
+    @Test("backing.file is taken relative to the preset that names it")
+    func backingFileIsRelativeToThePreset() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("voicerack-backing-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("song-night.toml").path
+        try "base = \"karaoke\"\n[backing]\nfile = \"tracks/song.flac\"\nlevel_db = -10\nloop = true\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let c = try library.load(path).configuration
+        #expect(c.backingFile == folder.appendingPathComponent("tracks/song.flac").standardizedFileURL.path)
+        #expect(c.backingLevelDB == -10 && c.backingLoop)
+        #expect(c.monitor)  // the rest comes from karaoke
     }
 }

@@ -1,0 +1,55 @@
+import CSndFile
+
+/// An audio file read chunk by chunk (for files too long to hold in memory, like backing tracks).
+///
+/// Frames come interleaved as Float (±1.0 full scale); `rewind` starts over, for loops. One
+/// owner thread; closed on deinit.
+///
+/// - Realtime: never (file I/O).
+public final class AudioFileStream {
+    public let path: String
+    /// Samples per second.
+    public let sampleRate: Int
+    /// Channels per frame.
+    public let channels: Int
+    /// Frames in the file as the header states them (0 for some streamed formats that do not know).
+    public let frames: Int
+    private let file: OpaquePointer
+
+    /// Opens `path` with libsndfile; throws `cannotOpen` naming the file when it is missing or not
+    /// audio libsndfile reads.
+    public init(path: String) throws(AudioFileError) {
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw .cannotOpen(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        guard info.channels > 0, info.samplerate > 0 else {
+            sf_close(file)
+            throw .cannotOpen(path: path, reason: "no channels or no sample rate in the header")
+        }
+        self.path = path
+        self.file = file
+        sampleRate = Int(info.samplerate)
+        channels = Int(info.channels)
+        frames = Int(info.frames)
+    }
+
+    deinit { sf_close(file) }
+
+    /// Reads up to `frames` frames into `buffer` (room for `frames × channels` samples); returns
+    /// the frames read, 0 at the end of the file.
+    public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFileError) -> Int {
+        let got = Int(sf_readf_float(file, buffer, sf_count_t(frames)))
+        if got < frames, sf_error(file) != 0 {
+            throw .readFailed(path: path, reason: String(cString: sf_strerror(file)))
+        }
+        return got
+    }
+
+    /// Goes back to the first frame; throws when the file cannot seek.
+    public func rewind() throws(AudioFileError) {
+        guard sf_seek(file, 0, SEEK_SET) == 0 else {
+            throw .readFailed(path: path, reason: "cannot seek back to the start: " + String(cString: sf_strerror(file)))
+        }
+    }
+}
