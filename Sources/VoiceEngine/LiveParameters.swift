@@ -4,7 +4,8 @@ import VoiceRT
 ///
 /// Live: input and output gain, the leveller's target, maximum gain and speed, every parameter of
 /// the effect units (those in the chain get messages; the others are only remembered), the
-/// monitor's levels and pan, the ducking depth and the feedback guard switch. Everything else
+/// monitor's levels and pan, the ducking depth, the feedback guard switch, and the backing track's
+/// level (set on the track by the host, not by a message). Everything else
 /// (chain order, frame, canceller tail, delay handling, speexdsp settings, the high-pass, monitor
 /// on/off and source, ducking times) shapes what the engine allocates or its latency, and needs
 /// a new engine: a restart.
@@ -47,6 +48,9 @@ extension EngineConfiguration {
             reached.duckingDepthDB = new.duckingDepthDB
             messages.append(ParameterTarget.duckingDepth.message(0, Decibels.amplitude(new.duckingDepthDB)))
         }
+        // The backing track plays outside the engine (from the process callback's own source):
+        // the host sets its level on the track (`BackingTrack.setLevel`), which glides too.
+        reached.backingLevelDB = new.backingLevelDB
         if monitorFeedbackGuard != new.monitorFeedbackGuard {
             reached.monitorFeedbackGuard = new.monitorFeedbackGuard
             messages.append(ParameterTarget.feedbackGuard.message(0, new.monitorFeedbackGuard ? 1 : 0))

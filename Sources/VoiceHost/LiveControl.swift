@@ -17,6 +17,8 @@ struct LiveControl {
     let client: JACKClient
     /// The `--preset` argument (name or path), re-read on SIGHUP.
     let preset: String
+    /// The playing backing track, whose level `backing.level_db` sets.
+    let backing: BackingTrack?
 
     static let help = [
         "commands (one per line):",
@@ -58,6 +60,7 @@ struct LiveControl {
         }
         guard wanted != running else { return ["\(key) is already \(value)"] }
         let result = client.applyLive(wanted)
+        followBackingLevel(from: running, to: result.reached)
         if result.needsRestart {
             return ["\(key) = \(value) needs a restart (it changes what the engine is built with); not applied"]
         }
@@ -79,6 +82,7 @@ struct LiveControl {
         client.rearmFeedbackGuard()
         guard !changed.isEmpty else { return ["SIGHUP: reloaded \(loaded.source): no changes"] }
         let result = client.applyLive(loaded.configuration)
+        followBackingLevel(from: running, to: result.reached)
         if result.dropped > 0 {
             return ["SIGHUP: the engine's message queue was full; nothing applied, send SIGHUP again"]
         }
@@ -88,6 +92,14 @@ struct LiveControl {
         if !live.isEmpty { lines.append("applied: " + live.joined(separator: ", ")) }
         if !restart.isEmpty { lines.append("needs a restart (ignored): " + restart.joined(separator: ", ")) }
         return lines
+    }
+}
+
+extension LiveControl {
+    /// Sets the track's level when a live change moved `backing.level_db` (it glides over 20 ms).
+    func followBackingLevel(from running: EngineConfiguration, to reached: EngineConfiguration) {
+        guard let backing, reached.backingLevelDB != running.backingLevelDB else { return }
+        backing.setLevel(reached.backingLevelDB)
     }
 }
 

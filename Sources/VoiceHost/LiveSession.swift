@@ -86,7 +86,7 @@ public enum LiveSession {
         }
         var lastStatus = Date()
         var blockSize = client.status().blockSize
-        let control = LiveControl(client: client, preset: request.presetArgument ?? request.presetName)
+        let control = LiveControl(client: client, preset: request.presetArgument ?? request.presetName, backing: backing)
         let commands = request.control ? StandardInputLines() : nil
         if commands != nil { out.log("reading commands from standard input (help lists them)") }
         var feedbackEvents = 0

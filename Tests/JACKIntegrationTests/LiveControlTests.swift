@@ -29,12 +29,12 @@ extension LiveClientTests {
             }
         }
 
-        /// voice_out's RMS over one second recorded by jack_capture.
-        func voiceRMS() throws -> Float {
+        /// `port`'s RMS (voice_out unless given) over one second recorded by jack_capture.
+        func voiceRMS(_ port: String = "vr:voice_out") throws -> Float {
             let path = NSTemporaryDirectory() + "voicerack-it-\(getpid())-\(UUID().uuidString).wav"
             defer { try? FileManager.default.removeItem(atPath: path) }
             let capture = try runTool(
-                Tools.jackCapture!, ["-d", "1", "-ns", "-as", "-c", "1", "-p", "vr:voice_out", path],
+                Tools.jackCapture!, ["-d", "1", "-ns", "-as", "-c", "1", "-p", port, path],
                 timeout: 20, environment: ["JACK_DEFAULT_SERVER": server.name])
             try #require(capture.status == 0, "jack_capture: \(capture.output)")
             let audio = try AudioFileContents.read(path)
@@ -114,6 +114,31 @@ extension LiveClientTests {
         rig.expectOutput("keeping the running setup")
         let kept = try rig.voiceRMS()
         #expect(abs(20 * log10(Double(kept / before)) + 6) < 0.2)
+        rig.stop()
+    }
+
+    @Test(
+        "--control: set backing.level_db -12 lowers the backing track on speaker_out by 12 dB, gliding",
+        .enabled(if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil, "jack_capture or jack_simple_client is missing"))
+    func backingLevelLive() throws {
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let n = 48_000 * 30
+        let track = try TestFiles.wav(
+            folder + "/song.wav", [Signals.sine(count: n, frequency: 1000, sampleRate: 48_000, amplitude: 0.5)], rate: 48_000)
+        let fifo = folder + "/control"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let rig = try SineRig(["--preset", "raw", "--control", "--backing", track], input: fifo)
+        defer { rig.voicerack.stop(SIGKILL) }
+        let commands = try #require(FileHandle(forWritingAtPath: fifo))
+        let before = try rig.voiceRMS("vr:speaker_out_L")
+        commands.write(Data("set backing.level_db -12\n".utf8))
+        rig.expectOutput("backing.level_db = -12")
+        let after = try rig.voiceRMS("vr:speaker_out_L")
+        let changeDB = 20 * log10(Double(after / before))
+        print("live --control: speaker_out_L \(before) → \(after) RMS (\(String(format: "%.2f", changeDB)) dB)")
+        #expect(abs(before - 0.3536) < 0.01, "the track at 0 dB: 0.5 / √2")
+        #expect(abs(changeDB + 12) < 0.2)
         rig.stop()
     }
 }
