@@ -20,20 +20,17 @@ public struct IndexRing: @unchecked Sendable {
 
     /// A ring holding at least `capacity` indices.
     public init(capacity: Int) {
-        var size = 1
-        while size < max(1, capacity) { size <<= 1 }
+        let size = RingIndices.ringSize(holding: capacity)
         slots = .allocate(capacity: size)
         slots.initialize(repeating: 0, count: size)
-        indices = .allocate(capacity: 1)
-        indices.initialize(to: RingIndices())
+        indices = RingIndices.allocate()
         mask = size - 1
     }
 
     /// Frees the ring. Call once, when neither side uses it any more. - Realtime: never.
     public func deallocate() {
         slots.deallocate()
-        indices.deinitialize(count: 1)
-        indices.deallocate()
+        RingIndices.free(indices)
     }
 
     /// Appends `value`; false when the ring is full. Producer only.

@@ -9,4 +9,25 @@ struct RingIndices: ~Copyable {
     let head = Atomic<Int>(0)
     /// Next slot to write; written by the producer.
     let tail = Atomic<Int>(0)
+
+    /// Ring sizes are powers of two, so free-running indices wrap through a mask: the smallest
+    /// one holding `capacity` (at least 1).
+    static func ringSize(holding capacity: Int) -> Int {
+        var size = 1
+        while size < max(1, capacity) { size <<= 1 }
+        return size
+    }
+
+    /// A fresh pair at 0, for a ring's lifetime. - Realtime: never (allocates).
+    static func allocate() -> UnsafeMutablePointer<RingIndices> {
+        let pair = UnsafeMutablePointer<RingIndices>.allocate(capacity: 1)
+        pair.initialize(to: RingIndices())
+        return pair
+    }
+
+    /// Frees a pair made by `allocate`. - Realtime: never.
+    static func free(_ pair: UnsafeMutablePointer<RingIndices>) {
+        pair.deinitialize(count: 1)
+        pair.deallocate()
+    }
 }
