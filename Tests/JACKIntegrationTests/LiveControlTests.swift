@@ -33,19 +33,34 @@ extension LiveClientTests {
         func voiceRMS(_ port: String = "vr:voice_out") throws -> Float {
             let path = NSTemporaryDirectory() + "voicerack-it-\(getpid())-\(UUID().uuidString).wav"
             defer { try? FileManager.default.removeItem(atPath: path) }
-            // jack_capture now and then never finishes a 1 s take (seen once in CI: no output,
-            // killed at the timeout); it is the peer, not what is tested, so it gets three tries.
-            var capture: (status: Int32?, output: String) = (nil, "")
-            for attempt in 1...3 {
-                capture = try runTool(
-                    Tools.jackCapture!, ["-d", "1", "-ns", "-as", "-c", "1", "-p", port, path],
-                    timeout: 10, environment: ["JACK_DEFAULT_SERVER": server.name])
-                if capture.status == 0 { break }
-                print("jack_capture attempt \(attempt) exited \(capture.status.map(String.init) ?? "(hung)"): \(capture.output)")
+            // Run until stopped, not `-d 1`: in CI a `-d 1` take now and then never finished
+            // (no output, several tries in a row); the stopped-by-signal form, which the ERLE
+            // test uses, has not hung. Recorded only once jack_capture is connected to the port.
+            let capture = try ChildProcess(
+                Tools.jackCapture!, ["-ns", "-as", "-c", "1", "-p", port, path],
+                environment: Tools.environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
+            defer { capture.stop(SIGKILL) }
+            let connected = poll(timeout: 15) {
+                !capture.isRunning || (try? server.lsp(["-c", port]))?.contains("jack_capture") == true
             }
-            try #require(capture.status == 0, "jack_capture: \(capture.output)")
+            try #require(connected && capture.isRunning, "jack_capture did not connect to \(port):\n\(capture.output)")
+            Thread.sleep(forTimeInterval: 1.2)
+            capture.send(SIGINT)
+            try #require(capture.waitForExit(timeout: 10) == 0, "jack_capture: \(capture.output)")
             let audio = try AudioFileContents.read(path)
             return Measure.rms(audio.channels[0], (audio.frames / 2)..<audio.frames)
+        }
+
+        /// `port`'s RMS once signal flows: the first take after start-up was silent now and then in
+        /// CI (the sine or the connection not running yet), so up to three takes. - Test thread.
+        func settledRMS(_ port: String = "vr:voice_out") throws -> Float {
+            var rms: Float = 0
+            for _ in 1...3 {
+                rms = try voiceRMS(port)
+                if rms > 0.01 { break }
+                print("live control: \(port) still silent; measuring again")
+            }
+            return rms
         }
 
         /// Waits for `text` in voicerack's output.
@@ -75,7 +90,7 @@ extension LiveClientTests {
         let commands = try #require(FileHandle(forWritingAtPath: fifo))
         func send(_ line: String) { commands.write(Data((line + "\n").utf8)) }
 
-        let before = try rig.voiceRMS()
+        let before = try rig.settledRMS()
         send("set output.gain_db -12")
         rig.expectOutput("output.gain_db = -12")
         let after = try rig.voiceRMS()
@@ -104,7 +119,7 @@ extension LiveClientTests {
         try "base = \"raw\"\n\n[output]\ngain_db = 0\n".write(toFile: path, atomically: true, encoding: .utf8)
         let rig = try SineRig(["--preset", path])
         defer { rig.voicerack.stop(SIGKILL) }
-        let before = try rig.voiceRMS()
+        let before = try rig.settledRMS()
 
         try "base = \"raw\"\n\n[output]\ngain_db = -6\n\n[echo_canceller]\ntail_ms = 300\n".write(toFile: path, atomically: true, encoding: .utf8)
         rig.voicerack.send(SIGHUP)
@@ -138,7 +153,7 @@ extension LiveClientTests {
         let rig = try SineRig(["--preset", "raw", "--control", "--backing", track], input: fifo)
         defer { rig.voicerack.stop(SIGKILL) }
         let commands = try #require(FileHandle(forWritingAtPath: fifo))
-        let before = try rig.voiceRMS("vr:speaker_out_L")
+        let before = try rig.settledRMS("vr:speaker_out_L")
         commands.write(Data("set backing.level_db -12\n".utf8))
         rig.expectOutput("backing.level_db = -12")
         let after = try rig.voiceRMS("vr:speaker_out_L")
