@@ -56,12 +56,16 @@ let package = Package(
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
         .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
-        // The only importer of CJack: client, ports, process callback, latency, connections.
-        .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceEngine", "VoiceRT", "VoiceRecorder"]),
+        // The one render cycle every driver runs (ProcessThread/), its owner on the control side
+        // (CycleHost) and the driver protocol.
+        .target(name: "VoiceCycle", dependencies: ["VoiceEngine", "VoiceRT", "VoiceRecorder"]),
+        // The JACK driver, the only importer of CJack: client, ports, process callback, latency,
+        // connections, metadata. Knows nothing of presets, recordings or backing tracks.
+        .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceCycle"]),
         .target(
             name: "VoiceHost",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceJACK",
+                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -69,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "voicerack",
             dependencies: [
-                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceJACK",
+                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -103,7 +107,9 @@ let package = Package(
         .testTarget(name: "JACKIntegrationTests", dependencies: ["VoiceTestSupport", "VoiceFiles"]),
         .testTarget(
             name: "RealtimeSafetyTests",
-            dependencies: ["VoiceEngine", "VoicePresets", "VoiceJACK", "VoiceTestSupport", "CRealtimeCheck"],
+            dependencies: [
+                "VoiceEngine", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport", "CRealtimeCheck",
+            ],
             linkerSettings: rtsanLinkerSettings),
     ]
 )

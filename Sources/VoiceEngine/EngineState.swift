@@ -39,7 +39,9 @@ public struct EngineState: ~Copyable {
     var feedbackGuardOn: Bool
     /// Live parameter changes from the main thread (see ParameterApplication.swift); the ring
     /// belongs to `VoiceEngine`.
-    let parameters: ParameterRing
+    let controls: ControlRing
+    /// Where each parameter identifier lands in this engine (built from the chain's order).
+    let controlTable: ControlTable
 
     // Reference alignment.
     var estimator: DelayEstimator
@@ -79,7 +81,7 @@ public struct EngineState: ~Copyable {
 
     init(
         configuration c: EngineConfiguration, plan: FramePlan, sampleRate: Int,
-        speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>, parameters: ParameterRing
+        speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>, controls: ControlRing
     ) {
         self.plan = plan
         self.sampleRate = sampleRate
@@ -105,7 +107,8 @@ public struct EngineState: ~Copyable {
         monitorGains = MonitorGains(monitor, sampleRate: sampleRate)
         feedbackGuard = FeedbackGuard(sampleRate: sampleRate, blockSize: plan.blockSize)
         feedbackGuardOn = c.monitorFeedbackGuard
-        self.parameters = parameters
+        self.controls = controls
+        controlTable = ControlTable(effectOrder: c.effectOrder)
 
         let perMs = Double(sampleRate) / 1000
         let maximumDelay = Int(Double(c.maximumDelayMilliseconds) * perMs)
@@ -149,5 +152,6 @@ public struct EngineState: ~Copyable {
         buffers.deallocate()
         effects.deallocate()
         feedbackGuard.deallocate()
+        controlTable.deallocate()
     }
 }

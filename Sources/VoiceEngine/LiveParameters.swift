@@ -13,7 +13,7 @@ import VoiceRT
 /// - Realtime: never (main thread; builds arrays).
 public struct LiveUpdate: Sendable {
     /// Messages that take an engine built from the old configuration to the new one.
-    public var messages: [ParameterMessage] = []
+    public var messages: [ControlMessage] = []
     /// The old configuration with every live change of the new one applied: what the engine
     /// runs once the messages are applied (and what a rebuilt engine must be built from).
     public var reached: EngineConfiguration
@@ -22,56 +22,60 @@ public struct LiveUpdate: Sendable {
 }
 
 extension EngineConfiguration {
-    /// The live part of the change from `self` (what the engine runs) to `new`.
+    /// The live part of the change from `self` (what the engine runs) to `new`: one message per
+    /// changed parameter, addressed by name (`ControlNames`), never by position.
     public func liveUpdate(to new: EngineConfiguration) -> LiveUpdate {
         var reached = self
-        var messages: [ParameterMessage] = []
-        func follow(_ field: WritableKeyPath<EngineConfiguration, Float>, _ target: ParameterTarget, _ index: Int) {
+        var messages: [ControlMessage] = []
+        func follow(_ field: WritableKeyPath<EngineConfiguration, Float>, _ name: String) {
             guard self[keyPath: field] != new[keyPath: field] else { return }
             reached[keyPath: field] = new[keyPath: field]
-            messages.append(target.message(index, new[keyPath: field]))
+            messages.append(ControlMessage(name, new[keyPath: field]))
         }
-        follow(\.inputGainDB, .inputGain, 0)
-        follow(\.levellerTargetDBFS, .leveller, 0)
-        follow(\.levellerMaxGainDB, .leveller, 1)
-        follow(\.levellerSpeedDBPerSecond, .leveller, 2)
-        follow(\.outputGainDB, .outputGain, 0)
+        follow(\.inputGainDB, ControlNames.inputGain)
+        follow(\.levellerTargetDBFS, ControlNames.leveller("target_dbfs"))
+        follow(\.levellerMaxGainDB, ControlNames.leveller("max_gain_db"))
+        follow(\.levellerSpeedDBPerSecond, ControlNames.leveller("speed_db_per_s"))
+        follow(\.outputGainDB, ControlNames.outputGain)
         for kind in EffectKind.allCases where effectValues[kind.index] != new.effectValues[kind.index] {
             reached.effectValues[kind.index] = new.effectValues[kind.index]
-            guard let slot = effectOrder.firstIndex(of: kind) else { continue }
-            for (i, v) in new.effectValues[kind.index].enumerated() where v != effectValues[kind.index][i] {
-                messages.append(ParameterTarget.effect(slot: slot).message(i, v))
+            // Units outside the chain have no parameters in the engine: only remembered.
+            guard effectOrder.contains(kind) else { continue }
+            for (i, descriptor) in kind.parameters.enumerated() where new.effectValues[kind.index][i] != effectValues[kind.index][i] {
+                messages.append(ControlMessage(ControlNames.effect(kind, descriptor.id), new.effectValues[kind.index][i]))
             }
         }
         messages += monitorMessages(to: new, reached: &reached)
         if duckingDepthDB != new.duckingDepthDB {
             reached.duckingDepthDB = new.duckingDepthDB
-            messages.append(ParameterTarget.duckingDepth.message(0, Decibels.amplitude(new.duckingDepthDB)))
+            messages.append(ControlMessage(ControlNames.duckingDepth, Decibels.amplitude(new.duckingDepthDB)))
         }
-        // The backing track plays outside the engine (from the process callback's own source):
-        // the host sets its level on the track (`BackingTrack.setLevel`), which glides too.
+        // The backing track plays outside the engine (the cycle's own source): the host sets its
+        // level on the track (`BackingTrack.setLevel`), which glides too.
         reached.backingLevelDB = new.backingLevelDB
         if monitorFeedbackGuard != new.monitorFeedbackGuard {
             reached.monitorFeedbackGuard = new.monitorFeedbackGuard
-            messages.append(ParameterTarget.feedbackGuard.message(0, new.monitorFeedbackGuard ? 1 : 0))
+            messages.append(ControlMessage(ControlNames.feedbackGuard, new.monitorFeedbackGuard ? 1 : 0))
         }
         return LiveUpdate(messages: messages, reached: reached, needsRestart: reached != new)
     }
 
     /// The monitor's four linear gains when a level or the pan changed (pan laws need libm, so
     /// they are worked out here, off the process thread).
-    private func monitorMessages(to new: EngineConfiguration, reached: inout EngineConfiguration) -> [ParameterMessage] {
+    private func monitorMessages(to new: EngineConfiguration, reached: inout EngineConfiguration) -> [ControlMessage] {
         let fields: [WritableKeyPath<EngineConfiguration, Float>] = [
             \.monitorVoiceDB, \.monitorVoicePan, \.monitorFarDB, \.monitorMasterDB,
         ]
         guard fields.contains(where: { self[keyPath: $0] != new[keyPath: $0] }) else { return [] }
         for field in fields { reached[keyPath: field] = new[keyPath: field] }
         let mix = MonitorMix(new)
-        return [mix.voiceLeft, mix.voiceRight, mix.far, mix.master].enumerated().map {
-            ParameterTarget.monitor.message($0.offset, $0.element)
-        }
+        return [
+            ControlMessage(ControlNames.monitorVoiceLeft, mix.voiceLeft),
+            ControlMessage(ControlNames.monitorVoiceRight, mix.voiceRight),
+            ControlMessage(ControlNames.monitorFar, mix.far), ControlMessage(ControlNames.monitorMaster, mix.master),
+        ]
     }
 
     /// Messages that re-arm the feedback guard (unmute the monitor).
-    public static var rearmFeedbackGuard: [ParameterMessage] { [ParameterTarget.feedbackGuard.message(1, 1)] }
+    public static var rearmFeedbackGuard: [ControlMessage] { [ControlMessage(ControlNames.unmuteMonitor, 1)] }
 }

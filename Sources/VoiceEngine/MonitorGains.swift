@@ -2,7 +2,7 @@ import VoiceRT
 import VoiceUnits
 
 /// The monitor mix's gains as they glide: voice left/right, far end, master, and the feedback
-/// guard's mute. Live changes (`ParameterTarget.monitor`) and the guard set targets; the mix
+/// guard's mute. Live changes (`ControlNames.monitor…`) and the guard set targets; the mix
 /// reads one set of gains per sample, so no change steps.
 ///
 /// - Realtime: `setTarget`, `next` are safe.

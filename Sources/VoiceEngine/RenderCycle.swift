@@ -20,7 +20,7 @@ extension EngineState {
         voice: UnsafeMutablePointer<Float>, frames: Int
     ) {
         let n = min(frames, plan.blockSize)
-        applyParameterMessages()
+        applyControlMessages()
         conditionInput(mic, n)
         mixReference(farLeft, farRight, n)
         trackDelay(n)

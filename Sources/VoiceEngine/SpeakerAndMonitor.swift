@@ -67,7 +67,7 @@ extension EngineState {
 /// Ducking state: a smoothed gain with separate attack (down) and release (up) ramps.
 struct DuckingState {
     let enabled: Bool
-    /// Gain while the near end talks, linear (changed live by `ParameterTarget.duckingDepth`).
+    /// Gain while the near end talks, linear (changed live by `ControlNames.duckingDepth`).
     var depth: Float
     var gain: AsymmetricGain
     /// Samples of continuous near-end voice before ducking starts (100 ms).

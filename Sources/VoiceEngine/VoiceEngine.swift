@@ -45,7 +45,7 @@ public final class VoiceEngine {
     public let state: UnsafeMutablePointer<EngineState>
     private let healthBoard: UnsafeMutablePointer<HealthBoard>
     /// Live parameter changes to the process thread (see `post`).
-    private let parameters = ParameterRing(capacity: 512)
+    private let controls = ControlRing(capacity: 512)
     /// Messages `post` could not queue because the ring was full. Main thread.
     public private(set) var droppedMessages = 0
     /// The speexdsp settings derived from the configuration (frame, filter length, speakers...).
@@ -82,7 +82,7 @@ public final class VoiceEngine {
         state.initialize(
             to: EngineState(
                 configuration: configuration, plan: plan, sampleRate: sampleRate, speex: speex,
-                health: healthBoard, parameters: parameters))
+                health: healthBoard, controls: controls))
         warmUp()
     }
 
@@ -91,7 +91,7 @@ public final class VoiceEngine {
         state.deallocate()
         healthBoard.deinitialize(count: 1)
         healthBoard.deallocate()
-        parameters.deallocate()
+        controls.deallocate()
     }
 
     /// Samples between a mic sample entering `render` and its processed sample leaving it:
@@ -121,10 +121,10 @@ public final class VoiceEngine {
     /// the start of its next cycles. Returns how many were queued; the rest did not fit in the
     /// ring and are counted in `droppedMessages`. - Realtime: never; one thread (the owner's).
     @discardableResult
-    public func post(_ messages: [ParameterMessage]) -> Int {
+    public func post(_ messages: [ControlMessage]) -> Int {
         var queued = 0
         for m in messages {
-            if parameters.push(m) { queued += 1 } else { droppedMessages += 1 }
+            if controls.push(m) { queued += 1 } else { droppedMessages += 1 }
         }
         return queued
     }

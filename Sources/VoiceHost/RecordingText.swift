@@ -21,10 +21,11 @@ enum RecordingText {
 
     /// The process callback's timing, e.g. `callback: 3750 cycles, 0 over the period (0 by its
     /// own work), worst 41.2% of the period (0.55 ms), most work 18.0%, xruns 0`.
-    static func timing(_ c: CycleFigures, xruns: Int) -> String {
-        "callback: \(c.cycles) cycles, \(c.overruns) over the period (\(c.workOverruns) by its own work), worst "
+    static func timing(_ d: DriverStatus) -> String {
+        let c = d.cycle
+        return "callback: \(c.cycles) cycles, \(c.overruns) over the period (\(c.workOverruns) by its own work), worst "
             + String(format: "%.1f%% of the period (%.2f ms)", c.worstPercentOfPeriod, c.worstMilliseconds)
             + String(format: ", most work %.1f%%", c.worstWorkPercentOfPeriod)
-            + ", xruns \(xruns)"
+            + ", xruns \(d.xruns)" + (d.framesMissed > 0 ? ", \(d.framesMissed) frames not run (padded with silence)" : "")
     }
 }

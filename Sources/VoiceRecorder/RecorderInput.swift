@@ -69,6 +69,21 @@ public struct RecorderInput: @unchecked Sendable {
         }
     }
 
+    /// Marks `frames` frames of the timeline that never reached the producer (the process thread
+    /// did not run for them, e.g. the process was stopped): they are counted as lost and the
+    /// writer writes them as silence after what was written so far, so the file's timeline stays
+    /// true. - Realtime: safe.
+    @_noLocks
+    public func skip(_ frames: Int) {
+        let p = producer
+        guard frames > 0, !p.pointee.finished, !shared.pointee.failed.load(ordering: .relaxed) else { return }
+        // The gap comes after the frames already in the current block.
+        if p.pointee.block >= 0 && headers[p.pointee.block].frames > 0 { publish() }
+        p.pointee.lostPending += frames
+        shared.pointee.framesCaptured.add(frames, ordering: .relaxed)
+        shared.pointee.framesLost.add(frames, ordering: .relaxed)
+    }
+
     /// True when `frames` frames fit without loss right now. The offline driver, which may wait,
     /// polls it before writing; the process thread never needs it. - Realtime: safe.
     @_noLocks

@@ -58,8 +58,13 @@ public protocol VoiceUnit {
     mutating func prepare(_ spec: ProcessSpec)
 
     /// Sets parameter `index` (an index into `parameters`), clamped to its range.
-    /// - Realtime: never (coefficients are recomputed here); the engine applies changes between
-    ///   blocks through its command path.
+    ///
+    /// - Realtime: safe under a contract the compiler cannot check, so it is not `@_noLocks`:
+    ///   implementations recompute coefficients with libm's pure functions only (`powf`, `expf`,
+    ///   `tanf`, `cosf`: no allocation, no lock) and read their static descriptor table, which is
+    ///   initialised before a unit reaches the process thread. The engine calls it there, between
+    ///   blocks, through `_unsafePerformance` (ParameterApplication.swift), and the
+    ///   RealtimeSanitizer tests set every parameter of every unit inside a real-time region.
     mutating func setParameter(_ index: Int, _ value: Float)
 
     /// Processes `frames` samples in place. - Realtime: safe.

@@ -118,7 +118,7 @@ struct Run: ParsableCommand {
             recording.bufferSeconds = recordBuffer
             recording.force = force
             var request = LiveRequest(
-                options: JACKClient.Options(name: name, server: server), configuration: loaded.configuration,
+                options: JACKDriver.Options(name: name, server: server), configuration: loaded.configuration,
                 presetName: loaded.name)
             request.autoConnect = !noAutoConnect
             request.recording = recording

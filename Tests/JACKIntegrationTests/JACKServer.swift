@@ -1,7 +1,17 @@
 import Foundation
 import Testing
 
-/// A private jackd with the dummy driver (48 kHz, 256-sample periods) under a unique name.
+/// A private jackd with the dummy driver (48 kHz, 256-sample periods) under a unique name, in
+/// synchronous mode (`-S`).
+///
+/// Why synchronous: on a loaded machine (a compiler and linker running beside the tests) the
+/// dummy driver's thread stalls for seconds, jackd2 then counts every missed period as an xrun
+/// (956 in 5 s, seen in CI), and in its default asynchronous mode the output of a client that did
+/// not finish in its cycle reads as silence downstream. jack_capture then heard silence on
+/// speaker_out_L, and voicerack heard silence on mic_in from jack_simple_client, while
+/// voicerack's own meters showed it playing the backing track: the graph, not voicerack, lost
+/// the audio. In synchronous mode the server waits for the graph, so what a client wrote is what
+/// the next one reads, however late.
 final class JACKServer {
     let name: String
     let jackd: ChildProcess
@@ -10,7 +20,7 @@ final class JACKServer {
     init(timeout: Double = 10) throws {
         name = "voicerack-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         jackd = try ChildProcess(
-            Tools.jackd!, ["-n", name, "-d", "dummy", "-r", "48000", "-p", "256"], environment: Tools.environment)
+            Tools.jackd!, ["-n", name, "-S", "-d", "dummy", "-r", "48000", "-p", "256"], environment: Tools.environment)
         let ready = poll(timeout: timeout) {
             guard jackd.isRunning else { return true }
             return (try? runTool(Tools.jackLsp!, ["-s", name]).status) == 0

@@ -159,7 +159,7 @@ extension LiveClientTests {
         let after = try rig.voiceRMS("vr:speaker_out_L")
         let changeDB = 20 * log10(Double(after / before))
         print("live --control: speaker_out_L \(before) → \(after) RMS (\(String(format: "%.2f", changeDB)) dB)")
-        #expect(abs(before - 0.3536) < 0.01, "the track at 0 dB: 0.5 / √2")
+        #expect(abs(before - 0.3536) < 0.01, "the track at 0 dB: 0.5 / √2; voicerack:\n\(rig.voicerack.output)")
         #expect(abs(changeDB + 12) < 0.2)
         rig.stop()
     }

@@ -1,16 +1,17 @@
 import CRealtimeCheck
 import Foundation
 import Testing
+import VoiceCycle
 import VoiceEngine
 import VoicePresets
 import VoiceRT
+import VoiceRecorder
 import VoiceTestSupport
 
-@testable import VoiceJACK
-
-/// The backing track's real-time path inside RealtimeSanitizer's region: popping the ring,
-/// the level glide, pause/resume fades, underruns (silence and the counter), the mix into the
-/// speaker feed that is the echo reference, the monitor, and the karaoke tap's delayed mix.
+/// The backing track's real-time path inside RealtimeSanitizer's region, through the one render
+/// cycle: popping the ring, the level glide, pause/resume fades, underruns (silence and the
+/// counter), the mix into the speaker feed that is the echo reference, the monitor, and the
+/// karaoke tap's delayed mix into a recording.
 @Suite("Real-time safety: backing track", .serialized)
 struct BackingRealtimeTests {
     @Test("warm cycles with a backing track do nothing real-time unsafe")
@@ -18,22 +19,21 @@ struct BackingRealtimeTests {
         let rate = 48_000, block = 256
         var configuration = try PresetLibrary.standard().load("karaoke").configuration
         configuration.ducking = true
-        let engine = try VoiceEngine(configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: 2)
+        let rig = try CycleRig(configuration: configuration, rate: rate, block: block, referenceChannels: 2)
         let source = UnsafeMutablePointer<BackingSource>.allocate(capacity: 1)
         source.initialize(to: BackingSource(ringFrames: rate, levelDB: -6, glideSamples: rate / 50))
         defer {
             source.deinitialize(count: 1)
             source.deallocate()
         }
-        var karaoke = KaraokeMix(enabled: true, gains: (1, 0.5), chunk: TapRoutes.chunkFrames)
-        defer { karaoke.deallocate() }
+        rig.host.attachBacking(source)
+        defer { rig.host.attachBacking(nil) }
+        try rig.record([.karaoke, .reference])
         let n = rate * 6
         let song = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 91)
         let far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.05, seed: 92)
         let mic = Signals.whiteNoise(count: n, rms: 0.01, seed: 93)
         var interleaved = [Float](repeating: 0, count: 2 * block)
-        var out = [Float](repeating: 0, count: block)
-        var speakerL = out, speakerR = out, monitorL = out, monitorR = out
         var cycles = 0
         var start = 0
         while start + block <= n {
@@ -48,20 +48,9 @@ struct BackingRealtimeTests {
             source.pointee.setPlaying(second != 4)
             let inRegion = second >= 1
             if inRegion { rtcheck_enter() }
-            let state = engine.state
             far.withUnsafeBufferPointer { f in
-                state.pointee.feedSpeakers(
-                    farLeft: f.baseAddress! + start, farRight: f.baseAddress! + start, speakerLeft: &speakerL,
-                    speakerRight: &speakerR, frames: block)
+                mic.withUnsafeBufferPointer { m in rig.render(mic: m.baseAddress! + start, far: f.baseAddress! + start) }
             }
-            source.pointee.play(into: &speakerL, &speakerR, frames: block)
-            mic.withUnsafeBufferPointer { m in
-                state.pointee.render(mic: m.baseAddress! + start, farLeft: speakerL, farRight: speakerR, voice: &out, frames: block)
-            }
-            state.pointee.mixMonitor(
-                voice: out, speakerLeft: speakerL, speakerRight: speakerR, monitorLeft: &monitorL,
-                monitorRight: &monitorR, frames: block)
-            karaoke.mix(voice: out, backingLeft: source.pointee.left, backingRight: source.pointee.right, block, latency: engine.latency)
             if inRegion {
                 rtcheck_exit()
                 cycles += 1
@@ -72,6 +61,7 @@ struct BackingRealtimeTests {
         let underruns = source.pointee.underruns.load(ordering: .relaxed)
         #expect(underruns > 0, "second 3 ran the ring dry inside the region")
         #expect(source.pointee.framesPlayed.load(ordering: .relaxed) > 3 * rate)
-        #expect(speakerL.contains { $0 != 0 } && karaoke.left[0].isFinite)
+        #expect((0..<block).contains { rig.speakerLeft[$0] != 0 })
+        #expect(rig.framesLost == 0)
     }
 }

@@ -1,6 +1,8 @@
 import CRealtimeCheck
 import Foundation
 import Testing
+import VoiceCycle
+import VoiceRecorder
 import VoiceEngine
 import VoicePresets
 import VoiceTestSupport
@@ -36,8 +38,10 @@ struct RenderCycleRealtimeTests {
     }
 
     /// Shipped presets, engines built from them, warmed on audio outside the region, then
-    /// `cycles` blocks of an echo scenario rendered inside it. Half way the echo's bulk delay
+    /// `cycles` blocks of an echo scenario rendered inside it through the one render cycle the
+    /// drivers run (ducking, speakers, engine, monitor, taps). Half way the echo's bulk delay
     /// jumps, so the delay estimator's re-alignment and the canceller's reset run in the region.
+    /// The every-effect case also records every tap (tuning and karaoke delay lines included).
     @Test(
         "thousands of warm render cycles do nothing real-time unsafe",
         arguments: [
@@ -52,8 +56,8 @@ struct RenderCycleRealtimeTests {
             configuration.ducking = true
         }
         let rate = 48_000
-        let engine = try VoiceEngine(
-            configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
+        let rig = try CycleRig(configuration: configuration, rate: rate, block: block, referenceChannels: referenceChannels)
+        if preset.hasSuffix("+every-effect") { try rig.record(Tap.allCases) }
         let seconds = 9  // the far end pauses in seconds 3 and 7: the jump at 4.5 s has 2.5 s of talk after it
         let n = rate * seconds
         let far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 31)
@@ -61,39 +65,26 @@ struct RenderCycleRealtimeTests {
         let early = Signals.convolve(far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.05, tail: 0.05, gain: 0.5, seed: 33))
         let late = Signals.convolve(far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.2, tail: 0.05, gain: 0.5, seed: 34))
         let mic = Signals.mix(Array(early.prefix(n / 2)) + Array(late.suffix(n - n / 2)), near)
-        var out = [Float](repeating: 0, count: block)
-        var speakerL = out, speakerR = out, monitorL = out, monitorR = out
         var cycles = 0
         let warmBlocks = rate / block  // one second outside the region
         mic.withUnsafeBufferPointer { m in
             far.withUnsafeBufferPointer { f in
-                out.withUnsafeMutableBufferPointer { o in
-                    var start = 0
-                    while start + block <= n {
-                        let inRegion = start / block >= warmBlocks
-                        if inRegion { rtcheck_enter() }
-                        // The live cycle: ducked far end to the speakers, render, monitor mix.
-                        let state = engine.state
-                        state.pointee.feedSpeakers(
-                            farLeft: f.baseAddress! + start, farRight: f.baseAddress! + start, speakerLeft: &speakerL,
-                            speakerRight: &speakerR, frames: block)
-                        state.pointee.render(
-                            mic: m.baseAddress! + start, farLeft: speakerL,
-                            farRight: referenceChannels == 2 ? speakerR : nil, voice: o.baseAddress!, frames: block)
-                        state.pointee.mixMonitor(
-                            voice: o.baseAddress!, speakerLeft: speakerL, speakerRight: speakerR,
-                            monitorLeft: &monitorL, monitorRight: &monitorR, frames: block)
-                        if inRegion {
-                            rtcheck_exit()
-                            cycles += 1
-                        }
-                        start += block
+                var start = 0
+                while start + block <= n {
+                    let inRegion = start / block >= warmBlocks
+                    if inRegion { rtcheck_enter() }
+                    rig.render(mic: m.baseAddress! + start, far: f.baseAddress! + start)
+                    if inRegion {
+                        rtcheck_exit()
+                        cycles += 1
                     }
+                    start += block
                 }
             }
         }
+        #expect(rig.framesLost == 0)
         #expect(cycles > 200)
-        let h = engine.health()
+        let h = rig.host.status().health
         #expect(h.framesProcessed >= n - block)
         if configuration.echoCancellation {
             // The delay jump really happened in the region: two alignments, the second at ~200 ms.

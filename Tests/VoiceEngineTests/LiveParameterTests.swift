@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VoiceEngine
+@testable import VoiceEngine
 import VoiceRT
 import VoiceTestSupport
 
@@ -13,7 +13,7 @@ struct LiveParameterTests {
     /// Renders `mic` through `engine` block by block, posting `messages` before block `at`;
     /// returns the voice and the monitor's left channel.
     static func render(
-        _ engine: VoiceEngine, _ mic: [Float], post messages: [ParameterMessage], at: Int
+        _ engine: VoiceEngine, _ mic: [Float], post messages: [ControlMessage], at: Int
     ) -> (voice: [Float], monitor: [Float]) {
         var voice: [Float] = [], monitor: [Float] = []
         var v = [Float](repeating: 0, count: block), sl = v, sr = v, ml = v, mr = v
@@ -45,7 +45,7 @@ struct LiveParameterTests {
         var target = EngineConfiguration()
         target.outputGainDB = -12
         let update = EngineConfiguration().liveUpdate(to: target)
-        #expect(update.messages == [ParameterTarget.outputGain.message(0, -12)])
+        #expect(update.messages == [ControlMessage(ControlNames.outputGain, -12)])
         #expect(!update.needsRestart)
         let at = 100
         let (voice, _) = Self.render(engine, mic, post: update.messages, at: at)
@@ -76,7 +76,7 @@ struct LiveParameterTests {
         target.monitorMasterDB = -6
         target.effectValues[EffectKind.compressor.index][0] = -30  // threshold_dbfs, from −20
         let update = c.liveUpdate(to: target)
-        #expect(update.messages.contains(ParameterTarget.effect(slot: 1).message(0, -30)))
+        #expect(update.messages.contains(ControlMessage("compressor.threshold_dbfs", -30)))
         let at = 150
         let (voice, monitor) = Self.render(engine, mic, post: update.messages, at: at)
         let change = at * Self.block
@@ -102,7 +102,7 @@ struct LiveParameterTests {
         target.outputGainDB = 6
         let update = c.liveUpdate(to: target)
         #expect(update.needsRestart)
-        #expect(update.messages == [ParameterTarget.outputGain.message(0, 6)])
+        #expect(update.messages == [ControlMessage("output.gain_db", 6)])
         #expect(update.reached.outputGainDB == 6 && update.reached.frameMilliseconds == c.frameMilliseconds)
         // A unit not in the chain: remembered, no message.
         target = c
@@ -111,15 +111,46 @@ struct LiveParameterTests {
         #expect(off.messages.isEmpty && !off.needsRestart)
     }
 
-    @Test("a full ring refuses messages and counts them; messages to a missing slot are counted as rejected")
+    @Test("a full ring refuses messages and counts them; messages for a unit the chain lacks are counted as rejected")
     func fullRingAndRejected() throws {
         let engine = try VoiceEngine(configuration: EngineConfiguration(), sampleRate: Self.rate, blockSize: Self.block)
-        let flood = [ParameterMessage](repeating: ParameterTarget.effect(slot: 3).message(0, 1), count: 600)
+        let flood = [ControlMessage](repeating: ControlMessage("reverb.wet", 1), count: 600)
         let queued = engine.post(flood)
         #expect(queued == 512)
         #expect(engine.droppedMessages == 88)
         _ = Self.render(engine, [Float](repeating: 0, count: Self.block * 10), post: [], at: -1)
         #expect(engine.health().parametersRejected == 512)
         #expect(engine.health().parametersApplied == 0)
+    }
+
+    @Test("messages are addressed by name: the same message reaches the compressor whatever its slot")
+    func namesNotPositions() throws {
+        var drops: [Double] = []
+        for order in [[EffectKind.gate, .compressor], [.compressor, .gate]] {
+            var c = EngineConfiguration()
+            c.effectOrder = order
+            c.effectValues[EffectKind.gate.index][5] = 1  // gate bypassed
+            let engine = try VoiceEngine(configuration: c, sampleRate: Self.rate, blockSize: Self.block)
+            let mic = Signals.sine(count: Self.rate, frequency: 500, sampleRate: Self.rate, amplitude: 0.5)
+            let at = 150
+            let (voice, _) = Self.render(engine, mic, post: [ControlMessage("compressor.threshold_dbfs", -30)], at: at)
+            let change = at * Self.block
+            drops.append(Measure.levelDB(voice, (mic.count - 4_800)..<mic.count) - Measure.levelDB(voice, (change - 4_800)..<change))
+            #expect(engine.health().parametersApplied == 1 && engine.health().parametersRejected == 0)
+        }
+        // 7.5 dB more reduction (see above), in either order.
+        #expect(abs(drops[0] + 7.5) < 0.5 && abs(drops[1] - drops[0]) < 0.1, "\(drops)")
+    }
+
+    @Test("every live parameter of a full chain has its own identifier (no hash collision)")
+    func identifiersAreUnique() {
+        let table = ControlTable(effectOrder: EffectKind.allCases)
+        defer { table.deallocate() }
+        let names = [ControlNames.inputGain, ControlNames.outputGain, ControlNames.unmuteMonitor]
+            + EffectKind.allCases.flatMap { kind in kind.parameters.map { ControlNames.effect(kind, $0.id) } }
+        #expect(table.count >= names.count)
+        for name in names { #expect(table.route(for: ParameterID(name)) != nil, "\(name)") }
+        #expect(table.route(for: ParameterID("compressor.treshold_dbfs")) == nil)
+        #expect(Set(names.map { ParameterID($0) }).count == names.count)
     }
 }

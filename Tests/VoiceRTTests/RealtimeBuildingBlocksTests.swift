@@ -95,20 +95,29 @@ struct RealtimeBuildingBlocksTests {
     }
 }
 
-@Suite("Parameter ring")
-struct ParameterRingTests {
+@Suite("Control ring")
+struct ControlRingTests {
     @Test("messages pack into one word and come back intact, in order; a full ring says so")
     func roundTrip() {
-        let ring = ParameterRing(capacity: 4)
+        let ring = ControlRing(capacity: 4)
         defer { ring.deallocate() }
         let messages = [
-            ParameterMessage(target: 0, index: 0, value: -12.5), ParameterMessage(target: 65_535, index: 65_535, value: -.infinity),
-            ParameterMessage(target: 257, index: 7, value: 1e-30), ParameterMessage(target: 3, index: 2, value: 0.5),
+            ControlMessage(ParameterID(rawValue: 0), -12.5), ControlMessage(ParameterID(rawValue: .max), -.infinity),
+            ControlMessage("compressor.threshold_dbfs", 1e-30), ControlMessage("monitor.unmute", 0.5),
         ]
         for m in messages { #expect(ring.push(m)) }
         #expect(!ring.push(messages[0]))
         #expect(ring.available() == 4)
         for m in messages { #expect(ring.pop() == m) }
         #expect(ring.pop() == nil)
+    }
+
+    @Test("identifiers come from names alone: the same name always, different names differently")
+    func identifiersFromNames() {
+        // FNV-1a 32 of the name: a fixed value, so an identifier never depends on a position.
+        #expect(ParameterID("").rawValue == 2_166_136_261)
+        #expect(ParameterID("a").rawValue == 0xE40C_292C)
+        #expect(ParameterID("compressor.threshold_dbfs") == ParameterID("compressor.threshold_dbfs"))
+        #expect(ParameterID("compressor.threshold_dbfs") != ParameterID("compressor.ratio"))
     }
 }

@@ -1,0 +1,92 @@
+import VoiceEngine
+import VoiceRT
+
+/// What a live change did: how many messages went to the process thread, how many did not fit,
+/// and whether part of the change needs a restart.
+public struct LiveChangeResult: Sendable {
+    /// Messages queued for the process thread.
+    public var queued: Int
+    /// Messages the ring had no room for (not applied; send the change again).
+    public var dropped: Int
+    /// The configuration the engine now runs (the live part of the change applied).
+    public var reached: EngineConfiguration
+    /// True when some of the change shapes the engine and waits for a restart.
+    public var needsRestart: Bool
+}
+
+/// The engine's state as the session shows it.
+public struct CycleStatus: Sendable {
+    public var health: HealthFigures
+    public var sampleRate: Int
+    /// Frames per cycle the engine is built for.
+    public var blockSize: Int
+    /// Samples voice_out lags mic_in.
+    public var latency: Int
+    /// Cycles voice_out was silent because no engine fitted (a block-size change in progress).
+    public var silentCycles: Int
+    /// Why the last block-size change could not be followed, if it could not.
+    public var problem: String?
+}
+
+extension CycleHost {
+    /// The configuration the engine runs, live changes included. - Realtime: never.
+    public var liveConfiguration: EngineConfiguration { engine.withLock { $0.configuration } }
+
+    /// Applies the live part of `new` to the running engine: typed messages to the process
+    /// thread, which glides to the new values; the rest is left for a restart. A block-size
+    /// change later builds its engine from the configuration reached. - Realtime: never; main thread.
+    public func applyLive(_ new: EngineConfiguration) -> LiveChangeResult {
+        engine.withLock { owned in
+            let update = owned.configuration.liveUpdate(to: new)
+            let queued = owned.engine.post(update.messages)
+            // Only what was queued counts as reached; a dropped message leaves its value unchanged
+            // here too, so sending the change again sends it again.
+            var reached = owned.configuration
+            if queued == update.messages.count { reached = update.reached }
+            owned.configuration = reached
+            return LiveChangeResult(
+                queued: queued, dropped: update.messages.count - queued, reached: reached,
+                needsRestart: update.needsRestart)
+        }
+    }
+
+    /// Unmutes the monitor after the feedback guard muted it, and lets the guard watch again.
+    /// - Realtime: never; main thread.
+    public func rearmFeedbackGuard() {
+        engine.withLock { _ = $0.engine.post(EngineConfiguration.rearmFeedbackGuard) }
+    }
+
+    /// Posts a bulk-delay seed (samples from the far end leaving to its echo arriving, e.g. the
+    /// playback + capture latency a driver reports) when it differs from the last one posted to
+    /// this engine. Returns true when posted. - Realtime: never; main thread.
+    public func seedReferenceDelay(samples delay: Int) -> Bool {
+        engine.withLock { owned in
+            guard owned.configuration.echoCancellation, owned.configuration.delayMode == .auto else { return false }
+            guard owned.postedSeed != delay || owned.seededEngine != ObjectIdentifier(owned.engine) else { return false }
+            owned.postedSeed = delay
+            owned.seededEngine = ObjectIdentifier(owned.engine)
+            owned.engine.seedReferenceDelay(samples: delay)
+            return true
+        }
+    }
+
+    /// The engine's figures now. - Realtime: never; any thread but the process thread.
+    public func status() -> CycleStatus {
+        let (health, blockSize, latency) = engine.withLock {
+            ($0.engine.health(), $0.engine.plan.blockSize, $0.engine.latency)
+        }
+        let c = cycle
+        return CycleStatus(
+            health: health, sampleRate: sampleRate, blockSize: blockSize, latency: latency,
+            silentCycles: c.pointee.silentCycles.load(ordering: .relaxed)
+                + c.pointee.oversizedCycles.load(ordering: .relaxed),
+            problem: blockSizeProblem.withLock { $0 })
+    }
+
+    /// Posts messages straight to the running engine (tests, and surfaces that already hold
+    /// typed messages). Returns how many were queued. - Realtime: never; main thread.
+    @discardableResult
+    public func post(_ messages: [ControlMessage]) -> Int {
+        engine.withLock { $0.engine.post(messages) }
+    }
+}

@@ -1,0 +1,38 @@
+import VoiceEngine
+
+extension CycleHost {
+    /// Builds an engine for `blockSize` and swaps it in, freeing the old one here (never on the
+    /// process thread). Until the swap, cycles larger than the old engine's block are silent.
+    ///
+    /// - Realtime: never. Called on the driver's notification thread (JACK's buffer-size
+    ///   callback), or the main thread.
+    public func blockSizeChanged(to blockSize: Int) {
+        if engine.withLock({ $0.engine.plan.blockSize == blockSize }) { return }
+        let built = engine.withLock { $0.configuration }
+        let fresh: VoiceEngine
+        do {
+            fresh = try VoiceEngine(
+                configuration: built, sampleRate: sampleRate, blockSize: blockSize, referenceChannels: referenceChannels)
+        } catch {
+            blockSizeProblem.withLock { $0 = "buffer size \(blockSize): \(error.description); voice_out is silent" }
+            return
+        }
+        engine.withLock { current in
+            guard exchangeToken(cycle.pointee.engineSlot, from: current.engine.state, to: fresh.state) else {
+                blockSizeProblem.withLock {
+                    $0 = "buffer size \(blockSize): the process thread kept the engine; voice_out is silent"
+                }
+                return
+            }
+            // Live changes made while the engine was built reach it as messages.
+            fresh.post(built.liveUpdate(to: current.configuration).messages)
+            // The old engine is released here, on this thread, when `current` is overwritten.
+            current.engine = fresh
+            // Also the tuning tap's delay: the process thread reads it every cycle, so the tap
+            // lines up with the new engine from the next cycle on.
+            cycle.pointee.voiceLatency.store(fresh.latency, ordering: .relaxed)
+            cycle.pointee.latencyChanged.store(true, ordering: .releasing)
+            blockSizeProblem.withLock { $0 = nil }
+        }
+    }
+}

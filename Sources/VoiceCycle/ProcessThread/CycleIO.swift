@@ -1,0 +1,44 @@
+/// One cycle's audio buffers, as a driver hands them to `CycleState.render`: three inputs, five
+/// outputs, `frames` samples each (32-bit float, JACK's layout).
+///
+/// A plain struct of pointers, so any driver can fill it: JACK from its port buffers, the
+/// offline driver from its file blocks, the real-time tests from arrays. The outputs are written
+/// whole every cycle (silence where there is nothing to play); `speakerLeft/Right` are then also
+/// read back as the echo reference.
+///
+/// - Realtime: safe (a POD value).
+public struct CycleIO: BitwiseCopyable {
+    public var mic: UnsafePointer<Float>
+    public var farLeft: UnsafePointer<Float>
+    public var farRight: UnsafePointer<Float>
+    public var voice: UnsafeMutablePointer<Float>
+    public var speakerLeft: UnsafeMutablePointer<Float>
+    public var speakerRight: UnsafeMutablePointer<Float>
+    public var monitorLeft: UnsafeMutablePointer<Float>
+    public var monitorRight: UnsafeMutablePointer<Float>
+    /// Samples in every buffer this cycle.
+    public var frames: Int
+    /// Frames of the driver's timeline that passed since the previous cycle without being
+    /// rendered (the process was stopped or held up past a whole period); recordings pad them
+    /// with silence. 0 normally.
+    public var framesMissed: Int
+
+    @inlinable @_noLocks
+    public init(
+        mic: UnsafePointer<Float>, farLeft: UnsafePointer<Float>, farRight: UnsafePointer<Float>,
+        voice: UnsafeMutablePointer<Float>, speakerLeft: UnsafeMutablePointer<Float>,
+        speakerRight: UnsafeMutablePointer<Float>, monitorLeft: UnsafeMutablePointer<Float>,
+        monitorRight: UnsafeMutablePointer<Float>, frames: Int, framesMissed: Int = 0
+    ) {
+        self.mic = mic
+        self.farLeft = farLeft
+        self.farRight = farRight
+        self.voice = voice
+        self.speakerLeft = speakerLeft
+        self.speakerRight = speakerRight
+        self.monitorLeft = monitorLeft
+        self.monitorRight = monitorRight
+        self.frames = frames
+        self.framesMissed = framesMissed
+    }
+}

@@ -1,0 +1,99 @@
+import VoiceEngine
+
+/// The one render cycle every driver runs: JACK's process callback, the offline driver and the
+/// real-time tests call exactly this function.
+///
+/// ```
+/// far L/R ─► ducking ─► + backing ─► speaker_out L/R ─┬─► echo reference ─┐
+///                                                      └──────────────────┐│
+/// mic ────────────────────────────► voice engine (canceller, chain) ─► voice_out
+///                                                                     ││
+///                         monitor mix (dry or processed voice + speakers) ─► guard ─► monitor_out
+/// taps: voice, mic, reference, monitor, tuning, karaoke ─► recorders, streams (lock-free blocks)
+/// ```
+extension CycleState {
+    /// Renders one cycle: the (ducked) far end plus the backing track to the speakers, which is
+    /// also the engine's echo reference; the voice; the monitor mix with its feedback guard; then
+    /// the taps. Without an engine token (a swap is in progress) or with a block larger than the
+    /// engine was built for, the far end passes to the speakers and voice and monitor are silent.
+    ///
+    /// - Realtime: safe; the driver's process thread only.
+    @_noLocks
+    public func render(_ io: CycleIO) {
+        let n = io.frames
+        var backingPlayed = false
+        if let state = takeEngine(n) {
+            state.pointee.feedSpeakers(
+                farLeft: io.farLeft, farRight: io.farRight, speakerLeft: io.speakerLeft,
+                speakerRight: io.speakerRight, frames: n)
+            // The backing joins the speakers after ducking, so it is in the reference and the monitor.
+            if let backing {
+                backing.pointee.play(into: io.speakerLeft, io.speakerRight, frames: n)
+                backingPlayed = true
+            }
+            state.pointee.render(
+                mic: io.mic, farLeft: io.speakerLeft, farRight: io.speakerRight, voice: io.voice, frames: n)
+            state.pointee.mixMonitor(
+                voice: io.voice, speakerLeft: io.speakerLeft, speakerRight: io.speakerRight,
+                monitorLeft: io.monitorLeft, monitorRight: io.monitorRight, frames: n)
+            // Release: the control side may free the engine once it holds the token again, so
+            // this cycle's writes to it must happen before.
+            engineSlot.store(UnsafeMutableRawPointer(state), ordering: .releasing)
+        } else {
+            passFarEnd(io)
+        }
+        routeTaps(io, backingPlayed: backingPlayed)
+    }
+
+    /// Takes the engine's token for this cycle; nil (and counted) when a swap holds it or the
+    /// block is larger than the engine was built for (the token is then put back at once).
+    /// - Realtime: safe.
+    @inline(__always) @_noLocks
+    func takeEngine(_ n: Int) -> UnsafeMutablePointer<EngineState>? {
+        // Acquire pairs with the control side's release when it installed this engine, so the
+        // engine's memory is fully visible here.
+        guard let token = engineSlot.exchange(nil, ordering: .acquiring) else {
+            silentCycles.add(1, ordering: .relaxed)
+            return nil
+        }
+        let state = token.assumingMemoryBound(to: EngineState.self)
+        guard n <= state.pointee.plan.blockSize else {
+            oversizedCycles.add(1, ordering: .relaxed)
+            engineSlot.store(token, ordering: .releasing)
+            return nil
+        }
+        return state
+    }
+
+    /// No engine this cycle: the far end still reaches the speakers; voice and monitor are silent.
+    /// - Realtime: safe.
+    @inline(__always) @_noLocks
+    func passFarEnd(_ io: CycleIO) {
+        for i in 0..<io.frames {
+            io.speakerLeft[i] = io.farLeft[i]
+            io.speakerRight[i] = io.farRight[i]
+            io.voice[i] = 0
+            io.monitorLeft[i] = 0
+            io.monitorRight[i] = 0
+        }
+    }
+
+    /// Feeds the recordings while holding the route set's token (see `TapRoutes`).
+    /// - Realtime: safe.
+    @inline(__always) @_noLocks
+    func routeTaps(_ io: CycleIO, backingPlayed: Bool) {
+        // Acquire pairs with the main thread's release when it installed the set.
+        guard let token = routeSlot.exchange(nil, ordering: .acquiring) else { return }
+        let routes = token.assumingMemoryBound(to: TapRoutes.self)
+        let backing = backingPlayed ? self.backing : nil
+        routes.pointee.record(
+            mic: io.mic, speakerLeft: io.speakerLeft, speakerRight: io.speakerRight, voice: io.voice,
+            monitorLeft: io.monitorLeft, monitorRight: io.monitorRight,
+            backingLeft: backing.map { UnsafePointer($0.pointee.left) },
+            backingRight: backing.map { UnsafePointer($0.pointee.right) }, frames: io.frames,
+            latency: voiceLatency.load(ordering: .relaxed), missed: io.framesMissed)
+        // Release: the main thread may free the set (and finish its recordings) once it holds
+        // the token again, so this cycle's writes must happen before.
+        routeSlot.store(token, ordering: .releasing)
+    }
+}

@@ -1,0 +1,84 @@
+import VoiceRT
+import VoiceUnits
+
+/// Where a live parameter lands in the engine: built by name when the engine is built, looked up
+/// by `ParameterID` on the process thread.
+///
+/// Entries are sorted by identifier in memory allocated once, so a lookup is a binary search with
+/// no allocation (a full chain has about 60 entries: six comparisons). Building the table checks
+/// that no two names share an identifier, so a hash collision can never rewire a message: it
+/// stops the build instead (and a test builds the table for every unit).
+///
+/// - Realtime: `route(for:)` is safe; `init` and `deallocate` are not.
+struct ControlTable {
+    /// What a parameter controls; `index` is the parameter's position in its unit's own
+    /// descriptors, found by name when the table is built.
+    enum Route: BitwiseCopyable, Equatable {
+        case inputGain(index: Int)
+        case leveller(index: Int)
+        case outputGain(index: Int)
+        /// 0 voice left, 1 voice right, 2 far, 3 master (`MonitorGains.setTarget`).
+        case monitor(gain: Int)
+        case duckingDepth
+        case feedbackGuard
+        case unmuteMonitor
+        case effect(slot: Int, index: Int)
+    }
+
+    struct Entry: BitwiseCopyable {
+        let id: UInt32
+        let route: Route
+    }
+
+    let entries: UnsafeMutablePointer<Entry>
+    let count: Int
+
+    /// The table for an engine whose chain runs `order`. - Realtime: never.
+    init(effectOrder order: [EffectKind]) {
+        var named: [(String, Route)] = [(ControlNames.inputGain, .inputGain(index: Self.index("gain_db", Gain.parameters)))]
+        named += VoiceLeveller.parameters.enumerated().map { (ControlNames.leveller($0.element.id), .leveller(index: $0.offset)) }
+        named.append((ControlNames.outputGain, .outputGain(index: Self.index("gain_db", Gain.parameters))))
+        named += [
+            (ControlNames.monitorVoiceLeft, .monitor(gain: 0)), (ControlNames.monitorVoiceRight, .monitor(gain: 1)),
+            (ControlNames.monitorFar, .monitor(gain: 2)), (ControlNames.monitorMaster, .monitor(gain: 3)),
+            (ControlNames.duckingDepth, .duckingDepth), (ControlNames.feedbackGuard, .feedbackGuard),
+            (ControlNames.unmuteMonitor, .unmuteMonitor),
+        ]
+        for (slot, kind) in order.enumerated() {
+            named += kind.parameters.enumerated().map {
+                (ControlNames.effect(kind, $0.element.id), .effect(slot: slot, index: $0.offset))
+            }
+        }
+        let sorted = named.map { Entry(id: ParameterID($0.0).rawValue, route: $0.1) }.sorted { $0.id < $1.id }
+        for (a, b) in zip(sorted, sorted.dropFirst()) {
+            let names = named.filter { ParameterID($0.0).rawValue == a.id }.map(\.0)
+            precondition(a.id != b.id, "parameter names \(names) share the identifier \(a.id); rename one")
+        }
+        count = sorted.count
+        entries = .allocate(capacity: max(1, count))
+        entries.initialize(from: sorted, count: count)
+    }
+
+    /// Position of the descriptor `id` in `parameters` (a programming error if absent).
+    private static func index(_ id: String, _ parameters: [ParameterDescriptor]) -> Int {
+        guard let i = parameters.firstIndex(where: { $0.id == id }) else { preconditionFailure("no parameter \(id)") }
+        return i
+    }
+
+    /// The route of `parameter`, or nil when this engine has no such parameter. - Realtime: safe.
+    @inline(__always) @_noLocks
+    func route(for parameter: ParameterID) -> Route? {
+        var low = 0, high = count - 1
+        let id = parameter.rawValue
+        while low <= high {
+            let mid = (low + high) >> 1
+            let e = entries[mid].id
+            if e == id { return entries[mid].route }
+            if e < id { low = mid + 1 } else { high = mid - 1 }
+        }
+        return nil
+    }
+
+    /// Frees the entries. - Realtime: never.
+    func deallocate() { entries.deallocate() }
+}

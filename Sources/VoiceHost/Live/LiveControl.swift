@@ -1,0 +1,132 @@
+import Foundation
+import VoiceEngine
+import VoiceCycle
+import VoicePresets
+
+/// Live control of a running client: `set KEY VALUE` commands (`--control`, one per line on
+/// standard input) and preset reloads (SIGHUP).
+///
+/// Changes go to the engine as typed parameter messages (`CycleHost.applyLive`) and glide in; keys
+/// that shape the engine (chain order, frame, canceller tail, delay handling, speexdsp settings,
+/// the high-pass, monitor on/off and source, ducking times) are reported as needing a restart and
+/// left as they are. A preset that does not load on reload is reported (file:line: key) and the
+/// running setup stays.
+///
+/// - Realtime: never; main thread.
+struct LiveControl {
+    let host: CycleHost
+    /// The `--preset` argument (name or path), re-read on SIGHUP.
+    let preset: String
+    /// The playing backing track, whose level `backing.level_db` sets.
+    let backing: BackingTrack?
+
+    static let help = [
+        "commands (one per line):",
+        "  set KEY VALUE   change a preset key while running, e.g. set compressor.threshold_dbfs -18,",
+        "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`)",
+        "  show            every key's running value and what it allows",
+        "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
+        "  help            this list",
+    ]
+
+    /// Runs one command line; returns what to print.
+    func handle(_ line: String) -> [String] {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let command = words.first else { return [] }
+        switch command {
+        case "set":
+            guard words.count >= 3 else { return ["usage: set KEY VALUE (e.g. set monitor.master_db -6)"] }
+            return set(words[1], words.dropFirst(2).joined(separator: " "))
+        case "show":
+            return PresetEdit.listing(host.liveConfiguration)
+        case "unmute":
+            host.rearmFeedbackGuard()
+            return ["monitor unmuted; the feedback guard watches again"]
+        case "help":
+            return Self.help
+        default:
+            return ["unknown command '\(command)'; try help"]
+        }
+    }
+
+    /// `set KEY VALUE`.
+    private func set(_ key: String, _ value: String) -> [String] {
+        let running = host.liveConfiguration
+        let wanted: EngineConfiguration
+        do {
+            wanted = try PresetEdit.setting(key, value, in: running)
+        } catch {
+            return ["set: \(error.message)"]
+        }
+        guard wanted != running else { return ["\(key) is already \(value)"] }
+        let result = host.applyLive(wanted)
+        followBackingLevel(from: running, to: result.reached)
+        if result.needsRestart {
+            return ["\(key) = \(value) needs a restart (it changes what the engine is built with); not applied"]
+        }
+        if result.dropped > 0 { return ["\(key): the engine's message queue was full; try again"] }
+        return ["\(key) = \(value)"]
+    }
+
+    /// SIGHUP: re-reads the preset, sends every live change, reports what needs a restart, and
+    /// unmutes the monitor if the feedback guard had muted it.
+    func reload() -> [String] {
+        let loaded: Preset
+        do {
+            loaded = try PresetLibrary.standard().load(preset)
+        } catch {
+            return ["SIGHUP: \(error); keeping the running setup"]
+        }
+        let running = host.liveConfiguration
+        let changed = PresetEdit.changedKeys(from: running, to: loaded.configuration)
+        host.rearmFeedbackGuard()
+        guard !changed.isEmpty else { return ["SIGHUP: reloaded \(loaded.source): no changes"] }
+        let result = host.applyLive(loaded.configuration)
+        followBackingLevel(from: running, to: result.reached)
+        if result.dropped > 0 {
+            return ["SIGHUP: the engine's message queue was full; nothing applied, send SIGHUP again"]
+        }
+        let restart = PresetEdit.changedKeys(from: result.reached, to: loaded.configuration)
+        let live = changed.filter { !restart.contains($0) }
+        var lines = ["SIGHUP: reloaded \(loaded.source)"]
+        if !live.isEmpty { lines.append("applied: " + live.joined(separator: ", ")) }
+        if !restart.isEmpty { lines.append("needs a restart (ignored): " + restart.joined(separator: ", ")) }
+        return lines
+    }
+}
+
+extension LiveControl {
+    /// Sets the track's level when a live change moved `backing.level_db` (it glides over 20 ms).
+    func followBackingLevel(from running: EngineConfiguration, to reached: EngineConfiguration) {
+        guard let backing, reached.backingLevelDB != running.backingLevelDB else { return }
+        backing.setLevel(reached.backingLevelDB)
+    }
+}
+
+/// Lines from standard input, read by a thread of their own so the main loop never blocks on
+/// them. - Realtime: never.
+final class StandardInputLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    init() {
+        let thread = Thread { [self] in
+            while let line = readLine() {
+                lock.lock()
+                lines.append(line)
+                lock.unlock()
+            }
+        }
+        thread.name = "voicerack-control"
+        thread.start()
+    }
+
+    /// The lines read since the last call.
+    func take() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = lines
+        lines = []
+        return taken
+    }
+}

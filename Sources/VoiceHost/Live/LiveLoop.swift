@@ -1,0 +1,195 @@
+import Foundation
+import Glibc
+import VoiceCycle
+import VoiceEngine
+import VoiceJACK
+
+/// One live session's parts and the main thread's work between signals.
+///
+/// - Realtime: never; main thread.
+final class LiveLoop {
+    let request: LiveRequest
+    let driver: JACKDriver
+    let host: CycleHost
+    let recorder: LiveRecorder
+    let backing: BackingTrack?
+    let out = StatusOutput()
+    let control: LiveControl
+    let commands: StandardInputLines?
+    private var lastStatus = Date()
+    private var blockSize: Int
+    private var feedbackEvents = 0
+    private var server: String { request.options.serverDisplayName }
+
+    /// Builds the engine for the driver's rate and period and opens the backing track; closes
+    /// the driver when that fails.
+    init(_ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder) throws(HostError) {
+        self.request = request
+        self.driver = driver
+        self.recorder = recorder
+        do {
+            host = try CycleHost(
+                configuration: request.configuration, sampleRate: driver.sampleRate, blockSize: driver.blockSize)
+            backing = try request.backingPath.map { (path) throws(HostError) in
+                try BackingTrack(
+                    path: path, sampleRate: driver.sampleRate, levelDB: request.configuration.backingLevelDB,
+                    loop: request.configuration.backingLoop)
+            }
+        } catch let error as EngineError {
+            driver.close()
+            throw HostError(.unavailable, "the JACK server's settings do not suit the engine: \(error.description)")
+        } catch let error as HostError {
+            driver.close()
+            throw error
+        } catch {
+            driver.close()
+            throw HostError(.unavailable, "\(error)")
+        }
+        blockSize = driver.blockSize
+        control = LiveControl(host: host, preset: request.presetArgument ?? request.presetName, backing: backing)
+        commands = request.control ? StandardInputLines() : nil
+    }
+
+    /// Opens the first recordings, starts the backing reader and the driver, connects ports.
+    func start() throws(HostError) {
+        if let backing {
+            host.attachBacking(backing.source)
+            backing.start()
+        }
+        var startLines: [String] = []
+        do {
+            if recorder.recordsFromStart { startLines = try recorder.start(host, client: driver.clientName) }
+            try driver.start(host)
+        } catch let error as HostError {
+            driver.close()
+            _ = recorder.stop(detachingFrom: host, force: true)
+            throw error
+        } catch {
+            driver.close()
+            _ = recorder.stop(detachingFrom: host, force: true)
+            throw HostError(.unavailable, "\(error)")
+        }
+        let status = host.status()
+        out.log(StatusText.started(status, client: driver.clientName, server: server, preset: request.presetName))
+        for line in startLines { out.log(line) }
+        if driver.clientName != request.options.name {
+            out.log("note: the name '\(request.options.name)' was taken; JACK named this client '\(driver.clientName)'")
+        }
+        if request.autoConnect {
+            for note in driver.autoConnect() { out.log(note) }
+        }
+        if commands != nil { out.log("reading commands from standard input (help lists them)") }
+    }
+
+    /// Handles one signal; returns true when the session has ended cleanly.
+    func handle(_ signal: TakenSignal) throws(HostError) -> Bool {
+        switch signal.number {
+        case SIGUSR1:
+            toggleRecording()
+        case SIGUSR2:
+            out.log(BackingText.toggle(backing))
+        case SIGHUP where !signal.fromKernel:
+            for line in control.reload() { out.log(line) }
+        default:
+            // SIGINT, SIGTERM, or SIGHUP from the kernel: the terminal hung up, so nobody can
+            // stop us any more; stop cleanly now rather than record into the void.
+            let name = signal.number == SIGINT ? "SIGINT" : signal.number == SIGTERM ? "SIGTERM" : "a hang-up of the terminal"
+            out.log("stopping on \(name); xruns \(driver.status().xruns)")
+            finish()
+            if let backing {
+                backing.stop()
+                out.log("summary: " + BackingText.summary(backing))
+            }
+            return true
+        }
+        return false
+    }
+
+    /// The work between signals: server shutdown, a changed sample rate, recording problems,
+    /// commands, latency, the delay seed and the status line. Throws `.unavailable` after
+    /// finalising when the server went away or changed its rate.
+    func tick() throws(HostError) {
+        if driver.serverHasShutDown {
+            let reason = driver.shutdownReason.map { ": \($0)" } ?? ""
+            out.endLine()
+            out.log("JACK server '\(server)' shut down\(reason); finalising")
+            finish()
+            throw HostError(.unavailable, "JACK server '\(server)' shut down while voicerack was running\(reason)")
+        }
+        if let rate = driver.changedSampleRate {
+            out.endLine()
+            let message =
+                "JACK switched the sample rate from \(driver.sampleRate) to \(rate) Hz; the engine and the recordings are built for \(driver.sampleRate) Hz. Restart voicerack to continue at \(rate) Hz"
+            out.log(message + "; finalising")
+            finish()
+            throw HostError(.unavailable, message)
+        }
+        for line in recorder.newProblems() { out.log(line) }
+        for command in commands?.take() ?? [] {
+            for line in control.handle(command) { out.log(line) }
+        }
+        reportEvents()
+        driver.updateLatenciesIfNeeded()
+        if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
+            out.log("reference delay seeded from JACK latencies: \(delay) samples (playback + capture); the estimator refines it")
+        }
+        let now = host.status()
+        if now.blockSize != blockSize {
+            blockSize = now.blockSize
+            out.log(
+                "JACK buffer size is now \(now.blockSize) samples; voice latency \(now.latency) samples (\(HealthText.milliseconds(now.latency, rate: now.sampleRate)))"
+            )
+        }
+        if Date().timeIntervalSince(lastStatus) >= out.interval {
+            lastStatus = Date()
+            out.status(StatusText.line(now, driver.status(), recording: recorder.statusText))
+        }
+    }
+
+    /// Logs what the engine and the backing reader reported since the last tick.
+    private func reportEvents() {
+        let health = host.status().health
+        if health.feedbackEvents > feedbackEvents {
+            feedbackEvents = health.feedbackEvents
+            out.log(StatusText.feedback(health))
+        }
+        if let problem = backing?.problem.withLock({ p in
+            defer { p = nil }
+            return p
+        }) {
+            out.log(problem)
+        }
+    }
+
+    /// SIGUSR1: stops and finalises the recordings, or starts new ones from the templates.
+    private func toggleRecording() {
+        if recorder.isRecording {
+            out.log("SIGUSR1: stopping the recording")
+            for line in recorder.stop(detachingFrom: host) { out.log(line) }
+            return
+        }
+        do {
+            for line in try recorder.start(host, client: driver.clientName) { out.log("SIGUSR1: " + line) }
+        } catch {
+            out.log("SIGUSR1: cannot start recording: \(error.message)")
+        }
+    }
+
+    /// Takes the recordings from the process thread and finalises them, then leaves the server
+    /// within a timeout, and prints the summary. A second SIGINT/SIGTERM while leaving exits at
+    /// once (the files are already final).
+    func finish() {
+        var lines = recorder.stop(detachingFrom: host)
+        SignalWaiter.exitOnNextSignal(
+            [SIGINT, SIGTERM], code: HostError.Kind.unavailable.rawValue,
+            message: "second signal: exiting without waiting for the JACK server (the recordings are finalised)")
+        if !driver.close(timeout: 5) {
+            out.log("the JACK server did not answer within 5 s (stopped or hung?); leaving it")
+        }
+        // A process thread that kept the recordings cannot run any more now.
+        if recorder.isRecording { lines += recorder.stop(detachingFrom: host, force: true) }
+        _ = lines
+        out.log("summary: " + RecordingText.timing(driver.status()))
+        for line in recorder.finishedLines { out.log("summary: " + line) }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import VoiceFiles
+import VoiceCycle
+import VoiceRecorder
+
+/// The live client's recordings: checks and opens the files, hands their inputs to the process
+/// thread (`CycleHost.route`), finalises them and reports what was written.
+///
+/// Start and stop may repeat (SIGUSR1); every start expands the templates again, so `{time}`
+/// names new files.
+///
+/// - Realtime: never; main thread only.
+final class LiveRecorder {
+    /// A recording in progress.
+    private struct Active {
+        let tap: Tap
+        let recording: Recording
+        /// Its write error was already logged.
+        var errorReported = false
+    }
+
+    private let options: LiveRecordingOptions
+    private var active: [Active] = []
+    /// A line per finished file, for the exit summary.
+    private(set) var finishedLines: [String] = []
+
+    init(_ options: LiveRecordingOptions) { self.options = options }
+
+    /// True while recordings are open.
+    var isRecording: Bool { !active.isEmpty }
+
+    /// True when `--record` asked to record from the start.
+    var recordsFromStart: Bool { !options.targets.isEmpty }
+
+    /// Refuses bad requests before the client exists (so before any port is registered): format
+    /// and channel combinations (64) at 48 kHz, the server's rate being unknown yet, and paths
+    /// that cannot be created or exist (73). The real rate is checked again at `start`.
+    func check(client: String) throws(HostError) {
+        guard !options.targets.isEmpty else {
+            // Only --format can be wrong before SIGUSR1: check it against the voice tap.
+            if let format = options.format { try Self.validate(format, tap: .voice, path: "(SIGUSR1)", sampleRate: 48_000) }
+            return
+        }
+        _ = try plan(client: client, sampleRate: 48_000, date: Date())
+    }
+
+    /// Opens every file and makes the process thread feed them; returns a log line per file.
+    func start(_ host: CycleHost, client: String) throws(HostError) -> [String] {
+        guard active.isEmpty else { return [] }
+        let planned = try plan(client: client, sampleRate: host.sampleRate, date: Date())
+        var made: [Active] = []
+        for (tap, spec) in planned {
+            do {
+                made.append(Active(tap: tap, recording: try Recording(spec: spec)))
+            } catch {
+                Self.discard(made)
+                throw HostError(.cannotCreate, error.description)
+            }
+        }
+        guard host.route(made.map { TapRoute(tap: $0.tap, input: $0.recording.input) }) else {
+            Self.discard(made)
+            throw HostError(.io, "the process thread did not take the new recordings (is it stuck?); not recording")
+        }
+        active = made
+        return made.map { a in
+            "recording \(a.tap.rawValue) to \(a.recording.spec.path) (\(a.recording.spec.format), \(a.tap.channels) ch)"
+        }
+    }
+
+    /// Finalises every open recording and returns a line per file. First takes the recordings
+    /// away from the process thread; when it does not let go (stuck for two seconds), they stay
+    /// open unless `force`, which the caller gives once no process thread can run any more.
+    func stop(detachingFrom host: CycleHost, force: Bool = false) -> [String] {
+        guard !active.isEmpty else { return [] }
+        if !host.route([]), !force {
+            return ["could not take the recordings from the process thread (is it stuck?); they are finalised at exit"]
+        }
+        // Finish all first, so their writers flush in parallel, then wait for each.
+        for a in active { a.recording.finishProducer() }
+        let lines = active.map { a in RecordingText.summary(a.tap, a.recording, a.recording.waitUntilFinished()) }
+        finishedLines += lines
+        active = []
+        return lines
+    }
+
+    /// Log lines for recordings a write error stopped since the last call (processing goes on).
+    func newProblems() -> [String] {
+        var lines: [String] = []
+        for i in active.indices where !active[i].errorReported {
+            guard let error = active[i].recording.error else { continue }
+            active[i].errorReported = true
+            lines.append("\(active[i].tap.rawValue) recording stopped: \(error.description); processing continues")
+        }
+        return lines
+    }
+
+    /// The status-line part, e.g. `rec 2 files, lost 0`; nil when not recording.
+    var statusText: String? {
+        guard !active.isEmpty else { return nil }
+        let statuses = active.map(\.recording.status)
+        let failed = statuses.filter(\.failed).count
+        let lost = statuses.reduce(0) { $0 + $1.framesLost }
+        return "rec \(active.count - failed) file\(active.count - failed == 1 ? "" : "s")"
+            + (failed > 0 ? " (\(failed) failed)" : "") + ", lost \(lost)"
+    }
+
+    /// Each target's path and spec for `client` at `date`, checked (format, path, duplicates).
+    private func plan(client: String, sampleRate: Int, date: Date) throws(HostError) -> [(Tap, RecordingSpec)] {
+        let targets = options.effectiveTargets
+        guard targets.count <= CycleHost.maximumRecordings else {
+            throw HostError(.usage, "--record: at most \(CycleHost.maximumRecordings) recordings at once (\(targets.count) given)")
+        }
+        var planned: [(Tap, RecordingSpec)] = []
+        for target in targets {
+            let path = RecordingName.expand(target.template, client: client, tap: target.tap.rawValue, date: date)
+            guard let chosen = options.format ?? AudioFormat.forPath(path) else {
+                throw HostError(
+                    .usage,
+                    "--record \(target.tap.rawValue)=\(path): cannot tell the format from the extension; use .wav, .flac, .w64, .rf64, .caf, .aiff, .ogg, .opus or .mp3, or give --format")
+            }
+            let format = chosen.suited(toChannels: target.tap.channels)
+            try Self.validate(format, tap: target.tap, path: path, sampleRate: sampleRate)
+            if planned.contains(where: { $0.1.path == path }) {
+                throw HostError(.usage, "--record: two recordings would write \(path); give each tap its own file (e.g. with {tap})")
+            }
+            try OfflineProcessor.checkOutputPath(path, force: options.force)
+            var spec = RecordingSpec(path: path, format: format, sampleRate: sampleRate, channels: target.tap.channels)
+            spec.bufferSeconds = options.bufferSeconds
+            planned.append((target.tap, spec))
+        }
+        return planned
+    }
+
+    /// Throws a usage error listing the possible encodings when `format` cannot hold `tap`.
+    private static func validate(_ format: AudioFormat, tap: Tap, path: String, sampleRate: Int) throws(HostError) {
+        do {
+            try format.suited(toChannels: tap.channels).validate(channels: tap.channels, sampleRate: sampleRate)
+        } catch {
+            throw HostError(.usage, "--record \(tap.rawValue)=\(path): \(error.description)")
+        }
+    }
+
+    /// Closes recordings that never got audio and removes their (empty) files.
+    private static func discard(_ recordings: [Active]) {
+        for a in recordings {
+            a.recording.finishProducer()
+            for file in a.recording.waitUntilFinished().files { unlink(file) }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+import VoiceCycle
+import VoiceEngine
+import VoiceJACK
+
+/// What `voicerack run` runs.
+public struct LiveRequest: Sendable {
+    public var options: JACKDriver.Options
+    public var configuration: EngineConfiguration
+    public var presetName: String
+    /// Connect mic_in and speaker_out_L/R to the physical ports.
+    public var autoConnect = true
+    /// What to record (from the start with `--record`, or on SIGUSR1).
+    public var recording = LiveRecordingOptions()
+    /// The `--preset` argument (name or path) that SIGHUP re-reads; nil: SIGHUP only unmutes.
+    public var presetArgument: String?
+    /// Read `set KEY VALUE` commands from standard input (`--control`).
+    public var control = false
+    /// A backing track to play on speaker_out_L/R (level and loop from `configuration`).
+    public var backingPath: String?
+
+    public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
+        self.options = options
+        self.configuration = configuration
+        self.presetName = presetName
+    }
+}
+
+/// Runs the live session until SIGINT/SIGTERM, a hang-up of the terminal, or until the server
+/// goes away.
+///
+/// The session owns the cycle (`CycleHost`: engine, swaps, recordings, backing), the control
+/// surfaces and the recordings; the JACK driver only moves audio. The main thread waits for
+/// signals in slices of 100 ms and between them runs `LiveLoop.tick`: server shutdown, write
+/// errors, commands, latency, status. SIGUSR1 starts or stops recording, SIGUSR2 pauses the
+/// backing track, SIGHUP from a user reloads the preset.
+///
+/// Stopping takes the recordings away from the process thread and finalises them first, then
+/// leaves the server within a timeout (a stopped server cannot hang the exit; a second signal
+/// exits at once), and prints the summary.
+///
+/// - Realtime: never; main thread.
+public enum LiveSession {
+    /// Returns after a clean stop; throws `.usage` (64) or `.cannotCreate` (73) for recordings
+    /// that cannot be made, before the client is opened, and `.unavailable` (69) when the server
+    /// is not running or shuts down while we run (after finalising the files).
+    public static func run(_ request: LiveRequest) throws(HostError) {
+        // Before any other thread exists, so they all inherit the blocked mask.
+        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2])
+        let recorder = LiveRecorder(request.recording)
+        try recorder.check(client: request.options.name)
+        if let path = request.backingPath { _ = try BackingTrack.open(path) }
+        let driver: JACKDriver
+        do {
+            driver = try JACKDriver(options: request.options)
+        } catch {
+            throw HostError(.unavailable, error.message)
+        }
+        let loop = try LiveLoop(request, driver: driver, recorder: recorder)
+        defer { loop.backing?.stop() }
+        try loop.start()
+        while true {
+            if let signal = signals.wait(seconds: 0.1) {
+                if try loop.handle(signal) { return }
+                continue
+            }
+            try loop.tick()
+        }
+    }
+}

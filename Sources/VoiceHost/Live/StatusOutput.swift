@@ -1,0 +1,53 @@
+import Foundation
+import Glibc
+
+/// Where the live session's status and log lines go: standard output, the status redrawn in
+/// place on a terminal, logged every few seconds otherwise.
+///
+/// Writes go straight to the file descriptor and their errors are ignored: a standard output
+/// that went away (piped into `head`, a terminal that hung up) must never stop voicerack or its
+/// recordings (SIGPIPE is ignored, see `SignalWaiter`).
+///
+/// - Realtime: never; main thread.
+final class StatusOutput {
+    let isTerminal = isatty(STDOUT_FILENO) == 1
+    /// Seconds between status lines.
+    var interval: Double { isTerminal ? 0.5 : 5 }
+    private var lineOpen = false
+
+    /// A status line: redraws the terminal line, or logs it.
+    func status(_ line: String) {
+        guard isTerminal else { return log(line) }
+        Self.writeOut("\r\u{1B}[2K" + line)
+        lineOpen = true
+    }
+
+    /// A log line, ending any status line first.
+    func log(_ line: String) {
+        endLine()
+        Self.writeOut("voicerack: \(line)\n")
+    }
+
+    /// Ends an open status line so the next output starts on its own line.
+    func endLine() {
+        guard lineOpen else { return }
+        Self.writeOut("\n")
+        lineOpen = false
+    }
+
+    /// Writes `text` to standard output, ignoring failures (EPIPE, EIO of a vanished terminal).
+    static func writeOut(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import VoiceCycle
+import VoiceFiles
+import VoiceRecorder
+
+/// The files an offline run writes: the processed voice (`--out`) and the taps (`--record`),
+/// all through the recorder the live client uses, fed by the same cycle.
+///
+/// Every file is aligned with the mic: a tap that lags it live (the voice, tuning and karaoke
+/// taps by the engine's latency, the processed monitor too) drops that many frames first, and
+/// every file stops at the mic's length. Regular files are written to a hidden temporary next
+/// to them and renamed into place only when complete, so a failed or interrupted run never
+/// leaves a half file or destroys an existing one.
+///
+/// - Realtime: never (the offline driver's thread; it may wait for the writers).
+final class OfflineOutputs {
+    struct Output {
+        let tap: Tap
+        let finalPath: String
+        let recording: Recording
+        /// The finished spec's name for rotated files (`out-0002.wav`).
+        let finalSpec: RecordingSpec
+    }
+
+    let outputs: [Output]
+
+    /// Checks every path and format, refuses two outputs to one file, and opens them all before
+    /// any audio is processed. `outputPath` is the voice; `taps` the extra recordings.
+    init(
+        outputPath: String, format: AudioFormat, taps: [(tap: Tap, path: String)], sampleRate: Int, force: Bool,
+        hasReference: Bool
+    ) throws(HostError) {
+        var planned: [(Tap, RecordingSpec)] = []
+        var seen: [String: String] = [Self.identity(outputPath): "--out"]
+        planned.append((.voice, RecordingSpec(path: outputPath, format: format, sampleRate: sampleRate, channels: 1)))
+        for (tap, path) in taps {
+            let name = "--record \(tap.rawValue)=\(path)"
+            if let earlier = seen[Self.identity(path)] {
+                throw HostError(.usage, "\(name): \(earlier) already writes \(path); give each output its own file")
+            }
+            seen[Self.identity(path)] = name
+            if tap == .reference && !hasReference {
+                throw HostError(.usage, "--record reference=\(path): this run has no reference (--ref, with a preset that cancels echo)")
+            }
+            guard let chosen = AudioFormat.forPath(path)?.suited(toChannels: tap.channels) else {
+                throw HostError(
+                    .usage,
+                    "\(name): cannot tell the format from the extension; use .wav, .flac, .w64, .rf64, .caf, .ogg, .opus or .mp3")
+            }
+            do {
+                try chosen.validate(channels: tap.channels, sampleRate: sampleRate)
+            } catch {
+                throw HostError(.usage, "\(name): \(error.description)")
+            }
+            planned.append((tap, RecordingSpec(path: path, format: chosen, sampleRate: sampleRate, channels: tap.channels)))
+        }
+        for (_, spec) in planned { try OfflineProcessor.checkOutputPath(spec.path, force: force) }
+        var opened: [Output] = []
+        for (tap, spec) in planned {
+            var temporary = spec
+            temporary.path = OfflineProcessor.temporaryPath(for: spec.path)
+            // Offline the writer is never starved: a small buffer is enough.
+            temporary.bufferSeconds = 2
+            do {
+                opened.append(Output(tap: tap, finalPath: spec.path, recording: try Recording(spec: temporary), finalSpec: spec))
+            } catch {
+                Self.discard(opened)
+                throw HostError(.cannotCreate, "\(spec.path): \(error.description)")
+            }
+        }
+        outputs = opened
+    }
+
+    /// A path's identity for duplicate checks: the folder resolved (symlinks, `..`) plus the name.
+    private static func identity(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+    }
+
+    /// The cycle's routes: each file's window on the timeline (see the type's comment).
+    func routes(latency: Int, monitorLatency: Int, micFrames: Int?) -> [TapRoute] {
+        outputs.map { o in
+            let skip: Int
+            switch o.tap {
+            case .voice, .tuning, .karaoke: skip = latency
+            case .monitor: skip = monitorLatency
+            case .mic, .reference: skip = 0
+            }
+            return TapRoute(tap: o.tap, input: o.recording.input, skip: skip, limit: micFrames)
+        }
+    }
+
+    /// Waits until every writer can take `frames` more frames: offline nothing is dropped.
+    func waitForRoom(_ frames: Int) throws(HostError) {
+        for o in outputs {
+            while !o.recording.input.canAccept(frames) {
+                if let error = o.recording.error { throw HostError(.io, "\(o.finalPath): \(error.description)") }
+                usleep(500)
+            }
+        }
+    }
+
+    /// Finishes the files and moves them into place; returns a line per tap (not the voice).
+    func finish() throws(HostError) -> (frames: Int, tapLines: [String]) {
+        for o in outputs { o.recording.finishProducer() }
+        var lines: [String] = []
+        var frames = 0
+        var failure: HostError?
+        let results = outputs.map { ($0, $0.recording.waitUntilFinished()) }
+        for (o, result) in results where failure == nil {
+            if let error = result.error { failure = HostError(.io, "\(o.finalPath): \(error.description)") }
+        }
+        if let failure {
+            for (_, result) in results { for file in result.files { unlink(file) } }
+            throw failure
+        }
+        for (o, result) in results {
+            var finals: [String] = []
+            for (i, file) in result.files.enumerated() {
+                let target = o.finalSpec.rotatedPath(i)
+                do { try OfflineProcessor.moveIntoPlace(file, target) } catch { throw HostError(.io, error.description) }
+                finals.append(target)
+            }
+            let written = result.status.framesWritten
+            if o.tap == .voice && o.finalPath == outputs[0].finalPath {
+                frames = written
+                if finals.count > 1 { lines.append("the output passed 4 GiB: continued in " + finals.dropFirst().joined(separator: ", ")) }
+                continue
+            }
+            lines.append(
+                "recorded \(o.tap.rawValue) to \(finals.joined(separator: ", ")) (\(o.recording.spec.format), \(o.tap.channels) ch, \(written) frames)")
+        }
+        return (frames, lines)
+    }
+
+    /// Closes and removes every file (a failed or interrupted run).
+    func discard() { Self.discard(outputs) }
+
+    private static func discard(_ outputs: [Output]) {
+        for o in outputs {
+            o.recording.finishProducer()
+            for file in o.recording.waitUntilFinished().files { unlink(file) }
+        }
+    }
+}

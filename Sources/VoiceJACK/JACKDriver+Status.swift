@@ -1,0 +1,54 @@
+import CJack
+import VoiceCycle
+
+/// What the JACK side reports, for the status line and the exit summary.
+public struct DriverStatus: Sendable {
+    /// xruns reported by JACK since activation.
+    public var xruns: Int
+    /// JACK's DSP load estimate, percent of the period.
+    public var cpuLoad: Float
+    /// How long the process callback takes.
+    public var cycle: CycleFigures
+    /// Frames of the server's timeline this client did not run for (padded in recordings).
+    public var framesMissed: Int
+}
+
+extension JACKDriver {
+    /// True once the server shut down or threw the client out (see `shutdownReason`).
+    /// - Realtime: never needed; any thread.
+    public var serverHasShutDown: Bool { context.pointee.serverShutDown.load(ordering: .acquiring) }
+
+    /// The reason JACK gave for the shutdown, if any.
+    public var shutdownReason: String? {
+        guard serverHasShutDown else { return nil }
+        let reason = String(cString: context.pointee.shutdownReason)
+        return reason.isEmpty ? nil : reason
+    }
+
+    /// A new sample rate JACK switched to after the client opened, or nil while it matches.
+    /// voicerack refuses to go on then: the engine, its delay estimate and open recordings are all
+    /// at the old rate.
+    public var changedSampleRate: Int? {
+        let announced = context.pointee.announcedSampleRate.load(ordering: .relaxed)
+        return announced > 0 && announced != sampleRate ? announced : nil
+    }
+
+    /// Asks JACK to recompute latencies if the cycle's latency changed since the last call.
+    /// Main thread only (not from a notification callback, where calling the server can deadlock).
+    public func updateLatenciesIfNeeded() {
+        guard let cycle = context.pointee.cycle,
+            cycle.pointee.latencyChanged.exchange(false, ordering: .acquiring)
+        else { return }
+        jack_recompute_total_latencies(jackClient)
+    }
+
+    /// The figures now. Valid after `close()` too, except the DSP load (0 then).
+    /// - Realtime: never; main thread.
+    public func status() -> DriverStatus {
+        DriverStatus(
+            xruns: context.pointee.xruns.load(ordering: .relaxed), cpuLoad: closedOrShutDown ? 0 : jack_cpu_load(jackClient),
+            cycle: context.pointee.timing.figures(), framesMissed: context.pointee.framesMissed.load(ordering: .relaxed))
+    }
+
+    private var closedOrShutDown: Bool { serverHasShutDown || !isOpen }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import VoiceFiles
+import VoiceTestSupport
+
+/// Live and offline run the one render cycle: the same inputs, block size and preset give
+/// sample-identical voice, monitor and karaoke taps.
+///
+/// Live: `voicerack run` with a backing track records what its mic_in saw (the mic tap) and the
+/// voice, monitor and karaoke taps, from its first cycle on, while voicerack-testpeer plays
+/// speech into mic_in. Offline: `voicerack process` on that mic tap with the same track. Offline
+/// files are aligned with the mic, so the voice and karaoke taps are compared `latency` samples
+/// later in the live files; the dry monitor adds no latency.
+extension LiveClientTests {
+    @Test(
+        "offline and live give sample-identical voice, monitor and karaoke taps for the same inputs, block size and preset",
+        .enabled(if: TestPeer.executable != nil, "voicerack-testpeer was not built; skipping"))
+    func liveAndOfflineAreSampleIdentical() throws {
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rate = 48_000
+        let song = Signals.speechLike(count: rate * 30, sampleRate: rate, rms: 0.1, seed: 71)
+        let track = try TestFiles.wav(folder + "/song.wav", [song, song.map { -0.5 * $0 }], rate: rate)
+        let near = Signals.speechLike(count: rate * 4, sampleRate: rate, rms: 0.05, seed: 72)
+        let micFile = try TestFiles.wav(folder + "/near.wav", [near], rate: rate)
+        let silentFar = try TestFiles.wav(folder + "/far.wav", [[Float](repeating: 0, count: rate * 4)], rate: rate)
+        // karaoke (echo canceller, preprocessor, compressor, reverb, limiter, dry monitor), without
+        // ducking: offline takes --ref as what the speakers played, so it never ducks.
+        let preset = folder + "/identity.toml"
+        try "base = \"karaoke\"\n\n[ducking]\nenabled = false\n".write(toFile: preset, atomically: true, encoding: .utf8)
+
+        let server = try JACKServer()
+        defer { server.stop() }
+        let taps = ["mic", "voice", "monitor", "karaoke"]
+        let (voicerack, _) = try launchRecordingClient(
+            on: server, preset: preset,
+            ["--backing", track, "--format", "wav:float"] + taps.flatMap { ["--record", "\($0)=\(folder)/live-\($0).wav"] })
+        defer { voicerack.stop(SIGKILL) }
+        let peer = try TestPeer.start(
+            server: server, target: Self.recordingClient, mic: micFile, ref: silentFar, out: folder + "/peer.wav")
+        try #require(TestPeer.finish(peer) != nil)
+        voicerack.send(SIGINT)
+        try #require(voicerack.waitForExit(timeout: 20) == 0, "voicerack:\n\(voicerack.output)")
+        let latency = try #require(Self.voiceLatency(voicerack.output), "no latency in:\n\(voicerack.output)")
+        #expect(!voicerack.output.contains("frames not run"), "a gap in the live timeline:\n\(voicerack.output)")
+
+        let binary = try #require(Tools.voicerack)
+        let offline = try runTool(
+            binary,
+            ["process", "--preset", preset, "--mic", "\(folder)/live-mic.wav", "--backing", track, "--block", "256",
+             "--out", "\(folder)/off-voice.wav", "--record", "monitor=\(folder)/off-monitor.wav",
+             "--record", "karaoke=\(folder)/off-karaoke.wav", "-q"],
+            timeout: 120)
+        try #require(offline.status == 0, "voicerack process:\n\(offline.output)")
+
+        func read(_ name: String) throws -> [[Float]] { try AudioFileContents.read("\(folder)/\(name).wav").channels }
+        let liveMic = try read("live-mic")[0]
+        #expect(Measure.rms(liveMic) > 0.01, "the peer's speech reached mic_in")
+        for (tap, lag) in [("voice", latency), ("monitor", 0), ("karaoke", latency)] {
+            let live = try read("live-\(tap)"), off = try read("off-\(tap)")
+            try #require(live.count == off.count, "\(tap): channel counts")
+            #expect(off[0].count == liveMic.count, "\(tap): offline files have the mic's length")
+            let compared = min(off[0].count, live[0].count - lag)
+            var differing = 0
+            var largest: Float = 0
+            for c in 0..<live.count {
+                for i in 0..<compared where live[c][i + lag] != off[c][i] {
+                    differing += 1
+                    largest = max(largest, abs(live[c][i + lag] - off[c][i]))
+                }
+            }
+            print("live vs offline \(tap): \(compared) frames × \(live.count) ch compared at a lag of \(lag), \(differing) differ (largest \(largest)); RMS \(Measure.rms(off[0]))")
+            #expect(compared > rate * 3)
+            #expect(Measure.rms(off[0]) > 0.005, "\(tap) is not silent")
+            #expect(differing == 0, "\(tap): \(differing) samples differ, largest by \(largest)")
+        }
+    }
+
+    /// The voice latency `voicerack run` reports in its startup line.
+    static func voiceLatency(_ output: String) -> Int? {
+        guard let range = output.range(of: "voice latency ") else { return nil }
+        return Int(output[range.upperBound...].prefix { $0.isNumber })
+    }
+}

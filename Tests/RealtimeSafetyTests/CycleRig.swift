@@ -1,0 +1,65 @@
+import Foundation
+import VoiceCycle
+import VoiceEngine
+import VoiceFiles
+import VoiceRecorder
+
+/// The one render cycle (`CycleState.render`, as the JACK and offline drivers call it) over
+/// arrays, with optional recordings on every tap, for the real-time tests.
+///
+/// - Realtime: `render` is what runs inside the sanitizer's region; everything else is set up
+///   and torn down outside it.
+final class CycleRig {
+    let host: CycleHost
+    let block: Int
+    let buffers: [UnsafeMutablePointer<Float>]
+    private var recordings: [Recording] = []
+    private let folder: String
+
+    init(configuration: EngineConfiguration, rate: Int, block: Int, referenceChannels: Int) throws {
+        host = try CycleHost(configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
+        self.block = block
+        buffers = (0..<8).map { _ in
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: block)
+            p.initialize(repeating: 0, count: block)
+            return p
+        }
+        folder = NSTemporaryDirectory() + "voicerack-rt-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        _ = host.route([])
+        for r in recordings {
+            r.finishProducer()
+            _ = r.waitUntilFinished()
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+        for b in buffers { b.deallocate() }
+    }
+
+    /// Records `taps` (float WAV in a temporary folder) from the next cycle on.
+    func record(_ taps: [Tap]) throws {
+        let rate = host.sampleRate
+        for tap in taps {
+            let spec = RecordingSpec(path: "\(folder)/\(tap.rawValue).wav", format: try AudioFormat(parsing: "wav"), sampleRate: rate, channels: tap.channels)
+            recordings.append(try Recording(spec: spec))
+        }
+        precondition(host.route(zip(taps, recordings).map { TapRoute(tap: $0, input: $1.input) }))
+    }
+
+    /// Frames each recording lost (the writer did not keep up: never expected here).
+    var framesLost: Int { recordings.reduce(0) { $0 + $1.status.framesLost } }
+
+    /// One cycle: `mic[at...]` and the far end `far[at...]` on both channels. - Realtime: safe.
+    @inline(__always)
+    func render(mic: UnsafePointer<Float>, far: UnsafePointer<Float>) {
+        let io = CycleIO(
+            mic: mic, farLeft: far, farRight: far, voice: buffers[0], speakerLeft: buffers[1], speakerRight: buffers[2],
+            monitorLeft: buffers[3], monitorRight: buffers[4], frames: block)
+        host.cycle.pointee.render(io)
+    }
+
+    var voice: UnsafeMutablePointer<Float> { buffers[0] }
+    var speakerLeft: UnsafeMutablePointer<Float> { buffers[1] }
+}
