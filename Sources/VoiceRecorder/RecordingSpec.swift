@@ -28,7 +28,13 @@ public struct RecordingSpec: Sendable {
         self.format = format
         self.sampleRate = sampleRate
         self.channels = channels
-        maximumFileBytes = format.hasFourGigabyteLimit ? (1 << 32) - (1 << 24) : nil
+        maximumFileBytes = format.hasFourGigabyteLimit ? Self.fourGigabyteRollover : nil
+    }
+
+    /// Bytes after which a WAV or AIFF file rolls over: just under 4 GiB, or what
+    /// `VOICERACK_ROLLOVER_BYTES` says (for tests of the rollover, which cannot write 4 GiB).
+    static var fourGigabyteRollover: Int {
+        ProcessInfo.processInfo.environment["VOICERACK_ROLLOVER_BYTES"].flatMap(Int.init) ?? (1 << 32) - (1 << 24)
     }
 
     /// Number of blocks the buffer is made of (at least 4).

@@ -97,7 +97,17 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Backing track to play on speaker_out_L/R (overrides the preset's backing.file); SIGUSR2 pauses/resumes it.", valueName: "file"))
     var backing: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Least severe log lines printed: \(LogLevelChoice.names.joined(separator: ", ")). Lines carry a UTC timestamp and the level when standard output is not a terminal.",
+            valueName: "level"))
+    var logLevel = "info"
+
     func validate() throws {
+        guard LogLevelChoice.parse(logLevel) != nil else {
+            throw ValidationError("--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
+        }
         guard recordBuffer >= 0.1, recordBuffer <= 600 else {
             throw ValidationError("--record-buffer \(recordBuffer) is out of range; use 0.1-600 seconds")
         }
@@ -124,6 +134,7 @@ struct Run: ParsableCommand {
             request.recording = recording
             request.presetArgument = preset
             request.control = control
+            request.logLevel = LogLevelChoice.parse(logLevel) ?? .info
             request.backingPath = backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
             try LiveSession.run(request)
         } catch {

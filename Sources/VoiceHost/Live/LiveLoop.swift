@@ -13,7 +13,7 @@ final class LiveLoop {
     let host: CycleHost
     let recorder: LiveRecorder
     let backing: BackingTrack?
-    let out = StatusOutput()
+    let out: StatusOutput
     let control: LiveControl
     let commands: StandardInputLines?
     private var lastStatus = Date()
@@ -27,6 +27,7 @@ final class LiveLoop {
         self.request = request
         self.driver = driver
         self.recorder = recorder
+        out = StatusOutput(level: request.logLevel)
         do {
             host = try CycleHost(
                 configuration: request.configuration, sampleRate: driver.sampleRate, blockSize: driver.blockSize)
@@ -112,7 +113,7 @@ final class LiveLoop {
         if driver.serverHasShutDown {
             let reason = driver.shutdownReason.map { ": \($0)" } ?? ""
             out.endLine()
-            out.log("JACK server '\(server)' shut down\(reason); finalising")
+            out.log("JACK server '\(server)' shut down\(reason); finalising", level: .error)
             finish()
             throw HostError(.unavailable, "JACK server '\(server)' shut down while voicerack was running\(reason)")
         }
@@ -120,11 +121,11 @@ final class LiveLoop {
             out.endLine()
             let message =
                 "JACK switched the sample rate from \(driver.sampleRate) to \(rate) Hz; the engine and the recordings are built for \(driver.sampleRate) Hz. Restart voicerack to continue at \(rate) Hz"
-            out.log(message + "; finalising")
+            out.log(message + "; finalising", level: .error)
             finish()
             throw HostError(.unavailable, message)
         }
-        for line in recorder.newProblems() { out.log(line) }
+        for line in recorder.newProblems() { out.log(line, level: .error) }
         for command in commands?.take() ?? [] {
             for line in control.handle(command) { out.log(line) }
         }
@@ -151,13 +152,13 @@ final class LiveLoop {
         let health = host.status().health
         if health.feedbackEvents > feedbackEvents {
             feedbackEvents = health.feedbackEvents
-            out.log(StatusText.feedback(health))
+            out.log(StatusText.feedback(health), level: .warning)
         }
         if let problem = backing?.problem.withLock({ p in
             defer { p = nil }
             return p
         }) {
-            out.log(problem)
+            out.log(problem, level: .error)
         }
     }
 
@@ -171,7 +172,7 @@ final class LiveLoop {
         do {
             for line in try recorder.start(host, client: driver.clientName) { out.log("SIGUSR1: " + line) }
         } catch {
-            out.log("SIGUSR1: cannot start recording: \(error.message)")
+            out.log("SIGUSR1: cannot start recording: \(error.message)", level: .error)
         }
     }
 
@@ -179,17 +180,18 @@ final class LiveLoop {
     /// within a timeout, and prints the summary. A second SIGINT/SIGTERM while leaving exits at
     /// once (the files are already final).
     func finish() {
-        var lines = recorder.stop(detachingFrom: host)
+        _ = recorder.stop(detachingFrom: host)
+        for line in recorder.finishedLines { out.log("summary: " + line) }
         SignalWaiter.exitOnNextSignal(
             [SIGINT, SIGTERM], code: HostError.Kind.unavailable.rawValue,
             message: "second signal: exiting without waiting for the JACK server (the recordings are finalised)")
         if !driver.close(timeout: 5) {
-            out.log("the JACK server did not answer within 5 s (stopped or hung?); leaving it")
+            out.log("the JACK server did not answer within 5 s (stopped or hung?); leaving it", level: .warning)
         }
         // A process thread that kept the recordings cannot run any more now.
-        if recorder.isRecording { lines += recorder.stop(detachingFrom: host, force: true) }
-        _ = lines
+        if recorder.isRecording {
+            for line in recorder.stop(detachingFrom: host, force: true) { out.log("summary: " + line) }
+        }
         out.log("summary: " + RecordingText.timing(driver.status()))
-        for line in recorder.finishedLines { out.log("summary: " + line) }
     }
 }

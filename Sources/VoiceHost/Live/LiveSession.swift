@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Logging
 import VoiceCycle
 import VoiceEngine
 import VoiceJACK
@@ -19,6 +20,8 @@ public struct LiveRequest: Sendable {
     public var control = false
     /// A backing track to play on speaker_out_L/R (level and loop from `configuration`).
     public var backingPath: String?
+    /// The least severe log lines printed (`--log-level`).
+    public var logLevel: Logger.Level = .info
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
