@@ -53,7 +53,7 @@ public final class JACKDriver: AudioDriver, @unchecked Sendable {
             }
             return voicerack_client_open(name, JackNoStartServer, &status, nil)
         }
-        guard let opened else { throw Self.openError(status, options: options) }
+        guard let opened else { throw JACKError.cannotOpen(status, options: options) }
         jackClient = opened
         clientName = String(cString: jack_get_client_name(opened))
         sampleRate = Int(jack_get_sample_rate(opened))
@@ -152,24 +152,5 @@ public final class JACKDriver: AudioDriver, @unchecked Sendable {
         // the process thread, so an unretained reference is fine there (self outlives the
         // client: deinit closes it first).
         jack_set_buffer_size_callback(jackClient, bufferSizeChanged, Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    /// The message for a failed jack_client_open.
-    static func openError(_ status: jack_status_t, options: Options) -> JACKError {
-        let server = options.serverDisplayName
-        if status.rawValue & JackServerFailed.rawValue != 0 || status.rawValue & JackServerError.rawValue != 0 {
-            return JACKError(
-                "cannot connect to JACK server '\(server)': it is not running (start it, e.g. `jackd -n \(server) -d alsa` or with qjackctl, or pick another with --server)"
-            )
-        }
-        if status.rawValue & JackNameNotUnique.rawValue != 0 {
-            return JACKError("JACK server '\(server)' refused client name '\(options.name)': it is taken")
-        }
-        if status.rawValue & JackVersionError.rawValue != 0 {
-            return JACKError("JACK server '\(server)' speaks another protocol version than this libjack")
-        }
-        return JACKError(
-            "cannot open a client named '\(options.name)' on JACK server '\(server)' (jack_status_t 0x\(String(status.rawValue, radix: 16)))"
-        )
     }
 }

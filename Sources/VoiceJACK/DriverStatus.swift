@@ -1,0 +1,13 @@
+import VoiceCycle
+
+/// What the JACK side reports, for the status line and the exit summary.
+public struct DriverStatus: Sendable {
+    /// xruns reported by JACK since activation.
+    public var xruns: Int
+    /// JACK's DSP load estimate, percent of the period.
+    public var cpuLoad: Float
+    /// How long the process callback takes.
+    public var cycle: CycleFigures
+    /// Frames of the server's timeline this client did not run for (padded in recordings).
+    public var framesMissed: Int
+}
