@@ -23,5 +23,5 @@ for block in 64 256 1024; do
   callgrind_annotate --inclusive=yes "$out/cg" > "$out/annotated"
   full=$(grep -m1 'StateV6render3mic7farLeft' "$out/annotated" | awk '{gsub(",","",$1); print $1}')
   bare=$(grep -m1 'runBareSpeex' "$out/annotated" | awk '{gsub(",","",$1); print $1}')
-  awk -v b="$block" -v f="$full" -v s="$bare" 'BEGIN { printf "%5d  %16d  %16d  %5.3f\n", b, f, s, f / s }'
+  awk -v b="$block" -v f="$full" -v s="$bare" 'BEGIN { printf "%5d  %16.0f  %16.0f  %5.3f\n", b, f, s, f / s }'
 done
