@@ -98,6 +98,7 @@ let package = Package(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine"]),
+        .testTarget(name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceHostTests",

@@ -31,6 +31,12 @@ extension EngineState {
         publishHealth()
     }
 
+    /// The near-end voice decision of the last processed frame (double-talk aware: taken on the
+    /// echo canceller's output, so echo alone is not voice). - Realtime: safe.
+    public var voiceActive: Bool {
+        @inline(__always) @_noLocks get { figures.voiceActive }
+    }
+
     /// Copies the mic block, replaces non-finite samples, counts clipping, applies input gain and
     /// the high-pass, and meters the result.
     @inline(__always) @_noLocks

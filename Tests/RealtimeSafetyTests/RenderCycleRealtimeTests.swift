@@ -72,6 +72,8 @@ struct RenderCycleRealtimeTests {
                 var start = 0
                 while start + block <= n {
                     let inRegion = start / block >= warmBlocks
+                    // The voice mute and its muted-talker detector in the second half (every-effect case).
+                    if start == n / 2 && preset.hasSuffix("+every-effect") { rig.host.setVoiceMuted(true) }
                     if inRegion { rtcheck_enter() }
                     rig.render(mic: m.baseAddress! + start, far: f.baseAddress! + start)
                     if inRegion {

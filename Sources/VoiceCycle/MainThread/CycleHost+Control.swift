@@ -26,6 +26,11 @@ public struct CycleStatus: Sendable {
     public var silentCycles: Int
     /// Why the last block-size change could not be followed, if it could not.
     public var problem: String?
+    /// voice_out is muted (`setVoiceMuted`).
+    public var voiceMuted: Bool
+    /// The talker is talking into the mute now, and how many times they started to.
+    public var talkingWhileMuted: Bool
+    public var mutedTalkEvents: Int
 }
 
 extension CycleHost {
@@ -80,7 +85,16 @@ extension CycleHost {
             health: health, sampleRate: sampleRate, blockSize: blockSize, latency: latency,
             silentCycles: c.pointee.silentCycles.load(ordering: .relaxed)
                 + c.pointee.oversizedCycles.load(ordering: .relaxed),
-            problem: blockSizeProblem.withLock { $0 })
+            problem: blockSizeProblem.withLock { $0 }, voiceMuted: c.pointee.muteRequested.load(ordering: .relaxed),
+            talkingWhileMuted: c.pointee.mutedTalking.load(ordering: .relaxed),
+            mutedTalkEvents: c.pointee.mutedTalkEvents.load(ordering: .relaxed))
+    }
+
+    /// Mutes `voice_out` (gliding to silence in 20 ms, also in the voice recordings) or opens it
+    /// again. While muted, the engine's voice decision raises "talking while muted" events
+    /// (`status()`). - Realtime: never needed; any thread.
+    public func setVoiceMuted(_ muted: Bool) {
+        cycle.pointee.muteRequested.store(muted, ordering: .relaxed)
     }
 
     /// Posts messages straight to the running engine (tests, and surfaces that already hold

@@ -59,7 +59,8 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
         cycle.initialize(
             to: CycleState(
                 engine: built.state, latency: built.latency, routes: routes,
-                monitorIsProcessed: configuration.monitor && configuration.monitorSource == .processed))
+                monitorIsProcessed: configuration.monitor && configuration.monitorSource == .processed,
+                sampleRate: sampleRate))
     }
 
     /// Frees the cycle, the routes and the engine; the driver must have stopped.

@@ -19,7 +19,7 @@ extension CycleState {
     ///
     /// - Realtime: safe; the driver's process thread only.
     @_noLocks
-    public func render(_ io: CycleIO) {
+    public mutating func render(_ io: CycleIO) {
         let n = io.frames
         var backingPlayed = false
         if let state = takeEngine(n) {
@@ -36,6 +36,8 @@ extension CycleState {
             state.pointee.mixMonitor(
                 voice: io.voice, speakerLeft: io.speakerLeft, speakerRight: io.speakerRight,
                 monitorLeft: io.monitorLeft, monitorRight: io.monitorRight, frames: n)
+            // After the monitor (you still hear yourself), before the taps (they record voice_out).
+            applyMute(io, voiceActive: state.pointee.voiceActive)
             // Release: the control side may free the engine once it holds the token again, so
             // this cycle's writes to it must happen before.
             engineSlot.store(UnsafeMutableRawPointer(state), ordering: .releasing)
@@ -63,6 +65,16 @@ extension CycleState {
             return nil
         }
         return state
+    }
+
+    /// Glides the voice to the requested mute and follows the talker while muted. - Realtime: safe.
+    @inline(__always) @_noLocks
+    mutating func applyMute(_ io: CycleIO, voiceActive: Bool) {
+        let muted = muteRequested.load(ordering: .relaxed)
+        if mute.apply(muted: muted, voice: io.voice, frames: io.frames, voiceActive: voiceActive) {
+            mutedTalkEvents.add(1, ordering: .relaxed)
+        }
+        mutedTalking.store(mute.talking, ordering: .relaxed)
     }
 
     /// No engine this cycle: the far end still reaches the speakers; voice and monitor are silent.

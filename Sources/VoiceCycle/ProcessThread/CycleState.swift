@@ -40,11 +40,20 @@ public struct CycleState: ~Copyable, @unchecked Sendable {
     public let monitorIsProcessed: Bool
     /// Set when `voiceLatency` changed and the driver should tell its server (the driver clears it).
     public let latencyChanged = Atomic<Bool>(false)
+    /// The voice's mute, asked for by the control side (`CycleHost.setVoiceMuted`).
+    let muteRequested = Atomic<Bool>(false)
+    /// The mute's glide and the muted-talker detector (process thread only).
+    var mute: VoiceMute
+    /// True while the talker is detected talking into the mute.
+    public let mutedTalking = Atomic<Bool>(false)
+    /// "Talking while muted" events so far (each phrase into the mute counts once).
+    public let mutedTalkEvents = Atomic<Int>(0)
 
     init(
         engine: UnsafeMutablePointer<EngineState>, latency: Int, routes: UnsafeMutablePointer<TapRoutes>,
-        monitorIsProcessed: Bool
+        monitorIsProcessed: Bool, sampleRate: Int
     ) {
+        mute = VoiceMute(sampleRate: sampleRate)
         engineSlot = Atomic(UnsafeMutableRawPointer(engine))
         routeSlot = Atomic(UnsafeMutableRawPointer(routes))
         voiceLatency = Atomic(latency)

@@ -26,6 +26,8 @@ struct LiveControl {
         "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`)",
         "  show            every key's running value and what it allows",
         "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
+        "  mute on|off     mute voice_out (20 ms glide; the recordings of the voice too); while muted,",
+        "                  talking into the mic is reported",
         "  help            this list",
     ]
 
@@ -42,6 +44,12 @@ struct LiveControl {
         case "unmute":
             host.rearmFeedbackGuard()
             return ["monitor unmuted; the feedback guard watches again"]
+        case "mute":
+            guard words.count == 2, let on = ["on": true, "off": false][words[1]] else {
+                return ["usage: mute on|off"]
+            }
+            host.setVoiceMuted(on)
+            return [on ? "voice_out muted; talking into the mic is reported" : "voice_out open"]
         case "help":
             return Self.help
         default:

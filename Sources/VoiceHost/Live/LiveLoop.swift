@@ -19,6 +19,7 @@ final class LiveLoop {
     private var lastStatus = Date()
     private var blockSize: Int
     private var feedbackEvents = 0
+    private var mutedTalkEvents = 0
     private var server: String { request.options.serverDisplayName }
 
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
@@ -147,9 +148,14 @@ final class LiveLoop {
         }
     }
 
-    /// Logs what the engine and the backing reader reported since the last tick.
+    /// Logs what the engine, the cycle and the backing reader reported since the last tick.
     private func reportEvents() {
-        let health = host.status().health
+        let status = host.status()
+        if status.mutedTalkEvents > mutedTalkEvents {
+            mutedTalkEvents = status.mutedTalkEvents
+            out.log("you are talking while muted (voice_out is muted; `mute off` to open it)", level: .warning)
+        }
+        let health = status.health
         if health.feedbackEvents > feedbackEvents {
             feedbackEvents = health.feedbackEvents
             out.log(StatusText.feedback(health), level: .warning)

@@ -21,6 +21,7 @@ enum StatusText {
             String(format: "worst %.0f%%", d.cycle.worstPercentOfPeriod),
         ]
         if d.cycle.overruns > 0 { parts.append("over \(d.cycle.overruns) (by its work \(d.cycle.workOverruns))") }
+        if s.voiceMuted { parts.append(s.talkingWhileMuted ? "VOICE MUTED (you are talking)" : "VOICE MUTED") }
         if h.monitorMuted { parts.append("MONITOR MUTED (howl \(HealthText.frequency(h.feedbackFrequency)))") }
         if let recording { parts.append(recording) }
         if s.silentCycles > 0 { parts.append("silent cycles \(s.silentCycles)") }
