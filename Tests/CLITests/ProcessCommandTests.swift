@@ -91,7 +91,7 @@ struct ProcessCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("g.wav")))
     }
 
-    @Test("usage errors exit 64, missing files 74, impossible outputs 73")
+    @Test("usage errors exit 64, missing inputs 66, impossible outputs 73")
     func usageAndIOErrors() throws {
         let (mic, ref) = try scenario()
         let noRef = try CommandRunner.voicerack(["process", "--preset", "echo-cancel", "--mic", mic, "--out", folder.file("o.wav")])
@@ -104,8 +104,11 @@ struct ProcessCommandTests {
         #expect(format.status == 64)
         #expect(format.standardError.contains("unknown encoding; choose one of pcm16, pcm24"))
         let missing = try CommandRunner.voicerack(["process", "--mic", folder.file("nope.wav"), "--ref", ref, "--out", folder.file("o.wav")])
-        #expect(missing.status == 74)
+        #expect(missing.status == 66)
         #expect(missing.standardError.contains("MIC file \(folder.file("nope.wav")) does not exist"))
+        let missingRef = try CommandRunner.voicerack(["process", "--mic", mic, "--ref", folder.file("nope.wav"), "--out", folder.file("o.wav")])
+        #expect(missingRef.status == 66)
+        #expect(missingRef.standardError.contains("REF file \(folder.file("nope.wav")) does not exist"))
         let noFolder = try CommandRunner.voicerack(["process", "--mic", mic, "--ref", ref, "--out", folder.file("no/such/dir/o.wav")])
         #expect(noFolder.status == 73)
         #expect(noFolder.standardError.contains("folder \(folder.file("no/such/dir")) does not exist"))

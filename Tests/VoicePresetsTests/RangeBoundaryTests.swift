@@ -15,7 +15,9 @@ import VoiceEngine
         }
 
     /// A preset holding `key = text`.
-    static func preset(_ key: PresetKey, _ text: String) -> String { "[\(key.section)]\n\(key.name) = \(text)\n" }
+    static func preset(_ key: PresetKey, _ text: String) -> String {
+        "[\(key.section)]\n\(key.name) = \(text)\n"
+    }
 
     /// True when a preset line and a `set` command both accept `text` for `key`.
     static func accepted(_ key: PresetKey, _ text: String) -> (preset: Bool, set: Bool) {
@@ -30,8 +32,10 @@ import VoiceEngine
                 let key = PresetSchema.key(section: kind.rawValue, name: p.id)
                 #expect(key != nil, "\(kind.rawValue).\(p.id) has no preset key")
                 guard case .number(_, let range, _)? = key?.kind else { continue }
-                #expect(PresetNumber.text(range.lowerBound) == PresetNumber.text(Double(p.range.lowerBound)))
-                #expect(PresetNumber.text(range.upperBound) == PresetNumber.text(Double(p.range.upperBound)))
+                #expect(
+                    PresetNumber.text(range.lowerBound) == PresetNumber.text(Double(p.range.lowerBound)))
+                #expect(
+                    PresetNumber.text(range.upperBound) == PresetNumber.text(Double(p.range.upperBound)))
             }
         }
         #expect(Self.numericKeys.count > 40)
@@ -42,13 +46,17 @@ import VoiceEngine
         let (key, range, zero) = try #require(Self.numericKeys.first { $0.key.fullName == name })
         for bound in [range.lowerBound, range.upperBound] {
             let text = PresetNumber.text(bound)
-            #expect(key.allowed.contains(text), "\(name): \(text) is not what the message shows: \(key.allowed)")
+            #expect(
+                key.allowed.contains(text), "\(name): \(text) is not what the message shows: \(key.allowed)"
+            )
             let result = Self.accepted(key, text)
             #expect(result.preset, "\(name) = \(text) (its own documented bound) refused in a preset")
             #expect(result.set, "set \(name) \(text) (its own documented bound) refused")
         }
         let step = { (bound: Double) in max(abs(bound), 1) * 1e-3 }
-        for outside in [range.lowerBound - step(range.lowerBound), range.upperBound + step(range.upperBound)] {
+        for outside in [
+            range.lowerBound - step(range.lowerBound), range.upperBound + step(range.upperBound),
+        ] {
             if zero != nil && outside == 0 { continue }
             let text = "\(outside)"
             let result = Self.accepted(key, text)
