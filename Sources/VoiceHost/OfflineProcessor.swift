@@ -70,7 +70,7 @@ public enum OfflineProcessor {
             micPath: request.micPath, referencePath: request.referencePath,
             needsReference: configuration.needsReference, allowLengthMismatch: request.allowLengthMismatch,
             referenceOptional: backingPath != nil)
-        try validate(format, sampleRate: loaded.sampleRate)
+        try validate(format, sampleRate: loaded.sampleRate, path: request.outputPath)
         let backing = try backingPath.map { (path) throws(HostError) in
             try OfflineBacking(path: path, inputs: loaded, configuration: configuration, blockSize: request.blockSize)
         }
@@ -138,11 +138,11 @@ public enum OfflineProcessor {
             "cannot tell the format of \(request.outputPath) from its extension; use .wav, .flac, .w64, .rf64, .caf, .ogg, .opus or .mp3, or pass --format")
     }
 
-    static func validate(_ format: AudioFormat, sampleRate: Int) throws(HostError) {
+    static func validate(_ format: AudioFormat, sampleRate: Int, path: String) throws(HostError) {
         do {
             try format.validate(channels: 1, sampleRate: sampleRate)
         } catch {
-            throw HostError(.usage, error.description)
+            throw HostError(.usage, "--out \(path): \(error.description)")
         }
     }
 

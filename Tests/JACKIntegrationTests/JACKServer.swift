@@ -1,16 +1,16 @@
 import Foundation
 import Testing
 
-/// A private jackd with the dummy driver (48 kHz, 256-sample periods) under a unique name.
+/// A private jackd with the dummy driver (48 kHz unless told, 256-sample periods) under a unique name.
 final class JACKServer {
     let name: String
     let jackd: ChildProcess
 
-    /// Starts jackd and waits (up to `timeout` seconds) until a client can connect.
-    init(timeout: Double = 10) throws {
+    /// Starts jackd at `rate` Hz and waits (up to `timeout` seconds) until a client can connect.
+    init(timeout: Double = 10, rate: Int = 48_000) throws {
         name = "voicerack-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         jackd = try ChildProcess(
-            Tools.jackd!, ["-n", name, "-d", "dummy", "-r", "48000", "-p", "256"], environment: Tools.environment)
+            Tools.jackd!, ["-n", name, "-d", "dummy", "-r", "\(rate)", "-p", "256"], environment: Tools.environment)
         let ready = poll(timeout: timeout) {
             guard jackd.isRunning else { return true }
             return (try? runTool(Tools.jackLsp!, ["-s", name]).status) == 0
