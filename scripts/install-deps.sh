@@ -3,9 +3,9 @@
 # yardstick needs from Debian and PyPI). Installs only what is missing; safe to run every time.
 set -euo pipefail
 # dbus-daemon and python3-dbus: jackdbus + jack_control, the only way to change a running server's
-# sample rate (switch-master), which the live tests use.
+# sample rate (switch-master), which the live tests use. time: GNU time, peak memory of a child in tests.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
-  dbus-daemon python3-dbus)
+  dbus-daemon python3-dbus time)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
   packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)

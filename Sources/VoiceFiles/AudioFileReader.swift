@@ -16,30 +16,34 @@ public struct AudioFileContents: Sendable {
         self.channels = channels
     }
 
-    /// Reads every frame of the file at `path` with libsndfile.
+    /// Frames read per call: 64 Ki frames, a few hundred KiB of scratch.
+    static let blockFrames = 65_536
+
+    /// Reads every frame of the file at `path` with libsndfile, block by block to its end.
+    ///
+    /// The header's frame count is never used to size anything: a truncated Ogg stream or a FLAC
+    /// whose header was never finished reports SF_COUNT_MAX, and a WAV from a pipe a placeholder
+    /// of ~2^31 bytes. Memory grows with what the file really holds.
     public static func read(_ path: String) throws(AudioFileError) -> AudioFileContents {
-        var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw .cannotOpen(path: path, reason: String(cString: sf_strerror(nil)))
-        }
-        defer { sf_close(file) }
-        let channelCount = Int(info.channels)
-        let frames = Int(info.frames)
-        guard channelCount > 0, info.samplerate > 0 else {
-            throw .cannotOpen(path: path, reason: "no channels or no sample rate in the header")
-        }
-        var interleaved = [Float](repeating: 0, count: frames * channelCount)
-        let got = interleaved.withUnsafeMutableBufferPointer {
-            Int(sf_readf_float(file, $0.baseAddress, sf_count_t(frames)))
-        }
-        guard got == frames else {
-            throw .readFailed(
-                path: path, reason: "got \(got) of \(frames) frames: " + String(cString: sf_strerror(file)))
-        }
+        let stream = try AudioFileStream(path: path)
+        let channelCount = stream.channels
         var channels = [[Float]](repeating: [], count: channelCount)
-        for c in 0..<channelCount {
-            channels[c] = (0..<frames).map { interleaved[$0 * channelCount + c] }
+        if let frames = stream.knownFrames {
+            for c in 0..<channelCount { channels[c].reserveCapacity(frames) }
         }
-        return AudioFileContents(sampleRate: Int(info.samplerate), channels: channels)
+        var block = [Float](repeating: 0, count: blockFrames * channelCount)
+        while true {
+            let got = try block.withUnsafeMutableBufferPointer { (p) throws(AudioFileError) in
+                try stream.read(into: p.baseAddress!, frames: blockFrames)
+            }
+            if got == 0 { break }
+            for c in 0..<channelCount {
+                channels[c].append(
+                    contentsOf: stride(from: c, to: got * channelCount, by: channelCount).lazy.map {
+                        block[$0]
+                    })
+            }
+        }
+        return AudioFileContents(sampleRate: stream.sampleRate, channels: channels)
     }
 }

@@ -1,4 +1,5 @@
 import CSndFile
+import Glibc
 
 /// An audio file read chunk by chunk (for files too long to hold in memory, like backing tracks).
 ///
@@ -14,6 +15,11 @@ public final class AudioFileStream {
     public let channels: Int
     /// Frames in the file as the header states them (0 for some streamed formats that do not know).
     public let frames: Int
+    /// `frames` when it can be believed: the input is seekable (a pipe's WAV header carries a
+    /// placeholder) and the count is not libsndfile's "unknown" (SF_COUNT_MAX, as for a
+    /// truncated Ogg stream or an unfinished FLAC header) nor more than the file could hold.
+    /// nil otherwise: read to the end of the file instead.
+    public let knownFrames: Int?
     private let file: OpaquePointer
 
     /// Opens `path` with libsndfile; throws `cannotOpen` naming the file when it is missing or not
@@ -32,13 +38,29 @@ public final class AudioFileStream {
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
         frames = Int(info.frames)
+        knownFrames = Self.believable(info, path: path)
+    }
+
+    /// The header's frame count when it is plausible (see `knownFrames`).
+    private static func believable(_ info: SF_INFO, path: String) -> Int? {
+        guard info.seekable != 0, info.frames >= 0, info.frames < Int64(Int32.max) * 64 else {
+            return nil
+        }
+        // No codec packs a frame into less than 1/64 byte per channel (FLAC of digital silence
+        // comes closest); a larger count than that is a damaged header.
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let bound = Int64(status.st_size) * 64 / Int64(max(1, info.channels)) + 65_536
+        return info.frames <= bound ? Int(info.frames) : nil
     }
 
     deinit { sf_close(file) }
 
     /// Reads up to `frames` frames into `buffer` (room for `frames × channels` samples); returns
     /// the frames read, 0 at the end of the file.
-    public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFileError) -> Int {
+    public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFileError)
+        -> Int
+    {
         let got = Int(sf_readf_float(file, buffer, sf_count_t(frames)))
         if got < frames, sf_error(file) != 0 {
             throw .readFailed(path: path, reason: String(cString: sf_strerror(file)))
@@ -49,7 +71,8 @@ public final class AudioFileStream {
     /// Goes back to the first frame; throws when the file cannot seek.
     public func rewind() throws(AudioFileError) {
         guard sf_seek(file, 0, SEEK_SET) == 0 else {
-            throw .readFailed(path: path, reason: "cannot seek back to the start: " + String(cString: sf_strerror(file)))
+            throw .readFailed(
+                path: path, reason: "cannot seek back to the start: " + String(cString: sf_strerror(file)))
         }
     }
 }

@@ -127,22 +127,36 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// True when libsndfile accepts this format for writing `channels` at `sampleRate`.
+    /// True when libsndfile writes this format for `channels` at `sampleRate`: it passes
+    /// `sf_format_check` and an encoder really opens (into memory, see `SndfileProbe`).
+    /// sf_format_check alone accepts Opus at 44.1 kHz and MP3 at 96 kHz, which fail to open.
     public func isWritable(channels: Int, sampleRate: Int) -> Bool {
         var info = SF_INFO()
         info.format = sndfileFormat
         info.channels = Int32(channels)
         info.samplerate = Int32(sampleRate)
-        return sf_format_check(&info) != 0
+        return sf_format_check(&info) != 0 && SndfileProbe.opens(info)
     }
 
-    /// Throws `.unsupportedFormat` with the possible encodings when this format cannot be written.
+    /// Sample rates JACK servers commonly run at, offered when a format refuses a rate.
+    static let commonRates = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 88_200, 96_000, 192_000]
+
+    /// Throws `.unsupportedFormat` when this format cannot be written, naming the rates it
+    /// takes when only the rate is wrong, else the possible encodings.
     public func validate(channels: Int, sampleRate: Int) throws(AudioFileError) {
         guard !isWritable(channels: channels, sampleRate: sampleRate) else { return }
+        let rates = Self.commonRates.filter { isWritable(channels: channels, sampleRate: $0) }
+        let problem = "libsndfile cannot write this for \(channels) channel(s) at \(sampleRate) Hz; "
+        if !rates.isEmpty {
+            throw .unsupportedFormat(
+                description,
+                reason: problem + "\(description) takes " + rates.map(String.init).joined(separator: ", ")
+                    + " Hz; choose another format (e.g. flac or wav) for this rate")
+        }
         let options = validEncodings(channels: channels, sampleRate: sampleRate)
         throw .unsupportedFormat(
             description,
-            reason: "libsndfile cannot write this for \(channels) channel(s) at \(sampleRate) Hz; "
+            reason: problem
                 + (options.isEmpty
                     ? "this container is not available here"
                     : "possible encodings for \(container): " + options.joined(separator: ", ")))

@@ -105,7 +105,11 @@ extension PresetKey {
             case .float(let d): number = d
             default: throw failure("\(fullName) must be a number (\(allowed)), not \(value.text)")
             }
-            guard range.contains(number) || (zero != nil && number == 0) else {
+            // Compared as Float, the type of the field it sets and of the units' descriptors:
+            // a descriptor's Float 0.1 widened to Double is 0.100000001, which the written 0.1
+            // (its own documented bound) would fall below.
+            let floatRange = Float(range.lowerBound)...Float(range.upperBound)
+            guard floatRange.contains(Float(number)) || (zero != nil && number == 0) else {
                 throw failure("\(fullName) = \(value.text) is out of range; allowed \(allowed)")
             }
             return .number(Float(number))

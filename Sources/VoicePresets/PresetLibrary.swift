@@ -58,6 +58,11 @@ public struct PresetLibrary: Sendable {
             base: definition.base?.name, configuration: try resolve(definition, chain: []))
     }
 
+    /// Most bases one preset may stack (`base` of a `base` ...). Deeper chains are refused with
+    /// the chain named: resolution recurses once per level and reads every file afresh, so a
+    /// chain thousands deep would take seconds and, deeper still, overflow the stack.
+    public static let maximumBaseDepth = 16
+
     /// `EngineConfiguration()` defaults, then the base chain outermost first, then `definition`'s keys.
     ///
     /// `chain` holds the presets that (transitively) extend `definition`. A base is looked up by
@@ -67,6 +72,12 @@ public struct PresetLibrary: Sendable {
         var configuration = EngineConfiguration()
         if let base = definition.base {
             let chain = chain + [definition]
+            guard chain.count <= Self.maximumBaseDepth else {
+                let names = (chain.map(\.name) + [base.name]).joined(separator: " -> ")
+                throw PresetError(
+                    file: definition.path, line: base.line, key: "base",
+                    message: "base chain deeper than \(Self.maximumBaseDepth) presets: \(names); flatten it")
+            }
             let candidates = paths(named: base.name)
             let visited = Set(chain.map { Self.canonical($0.path) })
             guard !candidates.isEmpty else {

@@ -5,6 +5,8 @@ enum Suggestion {
     /// The candidate closest to `word`: one it is a prefix of (or that is a prefix of it), or one
     /// within a small edit distance. Nil when nothing is close enough to be a useful hint.
     static func closest(to word: String, in candidates: [String]) -> String? {
+        // Names longer than any candidate by far are not misspellings; skip the O(n·m) search.
+        guard word.count <= 2 * (candidates.map(\.count).max() ?? 0) + 8 else { return nil }
         let limit = max(2, word.count / 3)
         let scored = candidates.compactMap { candidate -> (String, Int)? in
             let distance = editDistance(word, candidate)

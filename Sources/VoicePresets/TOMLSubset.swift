@@ -58,6 +58,13 @@ struct TOMLSyntaxError: Error, Sendable, Equatable {
 }
 
 extension TOMLDocument {
+    /// Longest section name or key, in characters (Unicode scalars). The schema's longest is
+    /// under 30; the bound keeps messages and close-match suggestions small for hostile input.
+    static let maximumNameLength = 64
+    /// Longest line, in characters: room for a description or a backing-track path (PATH_MAX is
+    /// 4096 bytes), short enough that a 5 MB line is refused before it is scanned.
+    static let maximumLineLength = 16_384
+
     /// Parses `text`, stopping at the first syntax error, duplicate key or duplicate section.
     init(parsing text: String) throws(TOMLSyntaxError) {
         var seenSections: [String: Int] = [:]
@@ -65,6 +72,11 @@ extension TOMLDocument {
         // "\r\n" is a single Character in Swift, so it must be named to split CRLF files.
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for (index, rawLine) in lines.enumerated() {
+            let length = rawLine.unicodeScalars.count
+            guard length <= Self.maximumLineLength else {
+                throw TOMLSyntaxError(
+                    line: index + 1, message: "line is \(length) characters long; lines are at most \(Self.maximumLineLength)")
+            }
             var scanner = TOMLLineScanner(line: rawLine, number: index + 1, table: sections.last?.name)
             scanner.skipSpaces()
             if scanner.atEndOfContent { continue }
@@ -139,6 +151,9 @@ private struct TOMLLineScanner {
         while let c = peek, Self.isBareKey(c) { position += 1 }
         guard position > start else {
             throw fail("expected \(what) (letters, digits, '_' or '-')\(peek.map { ", found '\($0)'" } ?? "")")
+        }
+        guard position - start <= TOMLDocument.maximumNameLength else {
+            throw fail("\(what.dropFirst(2)) is \(position - start) characters long; names are at most \(TOMLDocument.maximumNameLength)")
         }
         return text(start..<position)
     }

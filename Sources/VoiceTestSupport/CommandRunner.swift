@@ -4,7 +4,10 @@ import Foundation
 public enum CommandRunner {
     /// What a finished command left behind.
     public struct Result: Sendable {
+        /// The exit code, or the signal number when `signaled`.
         public let status: Int32
+        /// True when the command ended by a signal (a crash, unless the test sent it).
+        public var signaled = false
         public let standardOutput: String
         public let standardError: String
     }
@@ -35,7 +38,8 @@ public enum CommandRunner {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
-            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+            standardOutput: String(decoding: outData, as: UTF8.self),
             standardError: String(decoding: errData, as: UTF8.self))
     }
 

@@ -16,8 +16,11 @@ struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the presets voicerack finds.")
 
         func run() throws {
-            for summary in PresetLibrary.standard().summaries() {
-                print("\(summary.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(summary.description)")
+            // Names in full, descriptions aligned two spaces after the longest name.
+            let summaries = PresetLibrary.standard().summaries()
+            let width = summaries.map(\.name.count).max() ?? 0
+            for summary in summaries {
+                print(summary.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + summary.description)
             }
         }
     }

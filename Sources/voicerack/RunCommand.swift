@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import VoiceFiles
 import VoiceHost
 import VoiceJACK
@@ -107,6 +108,13 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard LogLevelChoice.parse(logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
+        }
+        if let problem = JACKNames.clientNameProblem(name) { throw ValidationError("--name: \(problem)") }
+        if let server, let problem = JACKNames.serverNameProblem(server) { throw ValidationError("--server: \(problem)") }
+        if server == nil, let fromEnvironment = ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"],
+            let problem = JACKNames.serverNameProblem(fromEnvironment)
+        {
+            throw ValidationError("JACK_DEFAULT_SERVER: \(problem)")
         }
         guard recordBuffer >= 0.1, recordBuffer <= 600 else {
             throw ValidationError("--record-buffer \(recordBuffer) is out of range; use 0.1-600 seconds")

@@ -12,6 +12,30 @@ struct PresetsCommandTests {
         for name in ["echo-cancel", "podcast", "raw"] { #expect(r.standardOutput.contains(name)) }
     }
 
+    @Test("lists long preset names in full, descriptions aligned after the longest")
+    func listsLongNamesInFull() throws {
+        let folder = try TemporaryFolder()
+        let long = "my-very-long-preset-name-for-the-studio"
+        try "description = \"long one\"\nbase = \"raw\"\n".write(toFile: folder.file(long + ".toml"), atomically: true, encoding: .utf8)
+        let r = try CommandRunner.voicerack(["presets", "list"], environment: ["VOICERACK_PRESETS": folder.path])
+        #expect(r.status == 0)
+        let lines = r.standardOutput.split(separator: "\n").map(String.init)
+        let mine = try #require(lines.first { $0.hasPrefix(long) }, "\(r.standardOutput)")
+        #expect(mine == long + "  long one")
+        let raw = try #require(lines.first { $0.hasPrefix("raw ") })
+        #expect(raw.firstIndex(of: "B").map { raw.distance(from: raw.startIndex, to: $0) } == long.count + 2, "\(raw)")
+    }
+
+    @Test("a 5 MB section name is refused on its line with the limit, in a short message")
+    func refusesHugeSectionName() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.file("huge.toml")
+        try ("[" + String(repeating: "a", count: 5_000_000) + "]\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try CommandRunner.voicerack(["presets", "check", file])
+        #expect(r.status == 65)
+        #expect(r.standardError == "voicerack: error: \(file):1: line is 5000002 characters long; lines are at most 16384\n")
+    }
+
     @Test("shows a preset fully resolved, in TOML that checks clean")
     func showsAndRechecks() throws {
         let folder = try TemporaryFolder()

@@ -16,13 +16,13 @@ final class JACKServer {
     let name: String
     let jackd: ChildProcess
 
-    /// Starts jackd and waits (up to `timeout` seconds) until a client can connect.
+    /// Starts jackd at `rate` Hz and waits (up to `timeout` seconds) until a client can connect.
     /// `synchronous: false` runs jackd2's default asynchronous mode, where the server's timeline
     /// goes on while a client does not run.
-    init(timeout: Double = 10, synchronous: Bool = true) throws {
+    init(timeout: Double = 10, rate: Int = 48_000, synchronous: Bool = true) throws {
         name = "voicerack-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         jackd = try ChildProcess(
-            Tools.jackd!, ["-n", name] + (synchronous ? ["-S"] : []) + ["-d", "dummy", "-r", "48000", "-p", "256"],
+            Tools.jackd!, ["-n", name] + (synchronous ? ["-S"] : []) + ["-d", "dummy", "-r", "\(rate)", "-p", "256"],
             environment: Tools.environment)
         let ready = poll(timeout: timeout) {
             guard jackd.isRunning else { return true }

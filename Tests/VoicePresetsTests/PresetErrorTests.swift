@@ -125,6 +125,23 @@ import VoiceEngine
         #expect(own?.message == "base cycle: a -> b -> c -> a")
     }
 
+    @Test func baseChainDeeperThanTheLimitIsRefusedNamingTheChain() throws {
+        let temporary = try TemporaryPresets()
+        // p0 extends p1 ... p39 extends echo-cancel: 40 levels, far past the limit.
+        for i in 0..<40 { try temporary.write("p\(i)", "base = \"\(i == 39 ? "echo-cancel" : "p\(i + 1)")\"\n") }
+        let e = presetError { () throws(PresetError) in try temporary.library.load("p0") }
+        let limit = PresetLibrary.maximumBaseDepth
+        #expect(limit == 16)
+        #expect(e?.key == "base")
+        #expect(e?.file == temporary.directory + "/p\(limit).toml")
+        #expect(e?.line == 1)
+        let chain = (0...limit + 1).map { "p\($0)" }.joined(separator: " -> ")
+        #expect(e?.message == "base chain deeper than \(limit) presets: \(chain); flatten it")
+        // At the limit itself it loads: p24 -> ... -> p39 -> echo-cancel is 16 bases.
+        let deepest = try temporary.library.load("p\(40 - limit)")
+        #expect(deepest.configuration == (try temporary.library.load("echo-cancel")).configuration)
+    }
+
     @Test func selfBase() throws {
         let temporary = try TemporaryPresets()
         try temporary.write("loop", "base = \"loop\"\n")

@@ -83,3 +83,45 @@ import Testing
         }
     }
 }
+
+/// Hostile sizes: overlong names and lines are refused on their line with the limit named, after
+/// one linear pass (a 5 MB section name went through an O(n·m) suggestion search before).
+@Suite struct TOMLSizeLimitTests {
+    private func syntaxError(_ text: String) -> TOMLSyntaxError? {
+        do {
+            _ = try TOMLDocument(parsing: text)
+            Issue.record("expected a syntax error")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func overlongSectionNameIsRefused() {
+        let limit = TOMLDocument.maximumNameLength
+        let e = syntaxError("# big\n[" + String(repeating: "a", count: limit + 1) + "]\nx = 1\n")
+        #expect(e?.line == 2)
+        #expect(e?.message == "section name is \(limit + 1) characters long; names are at most \(limit)")
+        let huge = syntaxError("# big\n[" + String(repeating: "a", count: 5_000_000) + "]\nx = 1\n")
+        #expect(huge?.line == 2)
+        #expect(huge?.message == "line is 5000002 characters long; lines are at most \(TOMLDocument.maximumLineLength)")
+        #expect((try? TOMLDocument(parsing: "[" + String(repeating: "a", count: limit) + "]\n")) != nil)
+    }
+
+    @Test func overlongKeyIsRefused() {
+        let limit = TOMLDocument.maximumNameLength
+        let e = syntaxError("[agc]\n" + String(repeating: "k", count: limit + 1) + " = 1\n")
+        #expect(e?.line == 2)
+        #expect(e?.message == "key is \(limit + 1) characters long; names are at most \(limit)")
+    }
+
+    @Test func overlongLineIsRefused() {
+        let limit = TOMLDocument.maximumLineLength
+        let e = syntaxError("description = \"" + String(repeating: "d", count: 5_000_000) + "\"\n")
+        #expect(e?.line == 1)
+        #expect(e?.message == "line is 5000016 characters long; lines are at most \(limit)")
+        let longest = "description = \"" + String(repeating: "d", count: limit - 16) + "\""
+        #expect(longest.unicodeScalars.count == limit)
+        #expect((try? TOMLDocument(parsing: longest)) != nil)
+    }
+}

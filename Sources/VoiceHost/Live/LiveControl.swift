@@ -31,8 +31,11 @@ struct LiveControl {
         "  help            this list",
     ]
 
-    /// Runs one command line; returns what to print.
-    func handle(_ line: String) -> [String] {
+    /// Runs one command line; returns what to print, with the line's own text escaped
+    /// (`ControlText`): a control character typed or piped in is shown, never obeyed.
+    func handle(_ line: String) -> [String] { respond(to: line).map(ControlText.escaped) }
+
+    private func respond(to line: String) -> [String] {
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let command = words.first else { return [] }
         switch command {
@@ -78,7 +81,9 @@ struct LiveControl {
 
     /// SIGHUP: re-reads the preset, sends every live change, reports what needs a restart, and
     /// unmutes the monitor if the feedback guard had muted it.
-    func reload() -> [String] {
+    func reload() -> [String] { reloaded().map(ControlText.escaped) }
+
+    private func reloaded() -> [String] {
         let loaded: Preset
         do {
             loaded = try PresetLibrary.standard().load(preset)

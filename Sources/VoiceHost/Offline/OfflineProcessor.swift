@@ -75,7 +75,7 @@ public enum OfflineProcessor {
             micPath: request.micPath, referencePath: request.referencePath,
             needsReference: configuration.needsReference, allowLengthMismatch: request.allowLengthMismatch,
             referenceOptional: backingPath != nil)
-        try validate(format, sampleRate: sources.sampleRate)
+        try validate(format, sampleRate: sources.sampleRate, path: request.outputPath)
         let backing = try backingPath.map { (path) throws(HostError) in
             try BackingTrack(
                 path: path, sampleRate: sources.sampleRate, levelDB: configuration.backingLevelDB, loop: configuration.backingLoop)
@@ -137,11 +137,11 @@ public enum OfflineProcessor {
             "cannot tell the format of \(request.outputPath) from its extension; use .wav, .flac, .w64, .rf64, .caf, .ogg, .opus or .mp3, or pass --format")
     }
 
-    static func validate(_ format: AudioFormat, sampleRate: Int) throws(HostError) {
+    static func validate(_ format: AudioFormat, sampleRate: Int, path: String) throws(HostError) {
         do {
             try format.validate(channels: 1, sampleRate: sampleRate)
         } catch {
-            throw HostError(.usage, error.description)
+            throw HostError(.usage, "--out \(path): \(error.description)")
         }
     }
 

@@ -221,7 +221,7 @@ final class OfflineSources {
     /// The frames a file's header reports, or nil when libsndfile cannot tell (unseekable input,
     /// a truncated Ogg or FLAC: it then reports 0 or an absurd count).
     static func knownLength(_ stream: AudioFileStream) -> Int? {
-        stream.frames > 0 && stream.frames < Int(Int32.max) ? stream.frames : nil
+        stream.knownFrames.flatMap { $0 > 0 ? $0 : nil }
     }
 
     private static func open(_ path: String, role: String) throws(HostError) -> AudioFileStream {
