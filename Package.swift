@@ -39,6 +39,10 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CShout", pkgConfig: "shout", providers: [.apt(["libshout3-dev"])]),
+        .systemLibrary(name: "COpusEnc", pkgConfig: "libopusenc", providers: [.apt(["libopusenc-dev"])]),
+        // LAME ships no pkg-config file: the module map links mp3lame itself.
+        .systemLibrary(name: "CLame", providers: [.apt(["libmp3lame-dev"])]),
         // What Swift cannot call directly: jack_client_open is variadic.
         .target(name: "CJackShim", dependencies: ["CJack"]),
         // Weak hooks into RealtimeSanitizer's runtime; no-ops unless the runtime is linked.
@@ -56,6 +60,8 @@ let package = Package(
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
         .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
+        // The only importer of CShout, COpusEnc and CLame: Icecast streaming fed like a recording.
+        .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder"]),
         // The only importer of CJack: client, ports, process callback, latency, connections.
         .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceEngine", "VoiceRT", "VoiceRecorder"]),
         .target(
@@ -95,6 +101,9 @@ let package = Package(
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
+        // Streams to a real icecast2 started by the tests; skips when icecast2 is absent.
+        .testTarget(
+            name: "VoiceStreamTests", dependencies: ["VoiceStream", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceHostTests",
             dependencies: ["VoiceHost", "VoiceEngine", "VoiceFiles", "VoiceTestSupport"]),
