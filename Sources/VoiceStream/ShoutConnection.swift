@@ -18,8 +18,13 @@ final class ShoutConnection {
         case failed(StreamError)
     }
 
-    /// libshout's global set-up, once per process.
-    private static let initialised: Void = shout_init()
+    /// libshout's global set-up, once per process. libshout writes to its socket without
+    /// MSG_NOSIGNAL, so a server that died would kill the whole process with SIGPIPE: the
+    /// signal is ignored process-wide (the write then fails with EPIPE, which is handled).
+    private static let initialised: Void = {
+        signal(SIGPIPE, SIG_IGN)
+        shout_init()
+    }()
 
     init(_ target: StreamTarget, sampleRate: Int) throws(StreamError) {
         _ = Self.initialised

@@ -286,7 +286,7 @@ final class StreamSender: @unchecked Sendable {
         }
     }
 
-    private static func seconds(_ s: Double) -> String { String(format: "%.0f s", s) }
+    private static func seconds(_ s: Double) -> String { String(format: s < 1 ? "%.2f s" : "%.0f s", s) }
 
     private static func clock(_ frames: Int, _ rate: Int) -> String { StreamStatus.clock(Double(frames) / Double(rate)) }
 
