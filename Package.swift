@@ -83,6 +83,7 @@ let package = Package(
             name: "voicerack-bench",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceSpeex", "VoiceTestSupport", "VoiceRecorder", "VoiceFiles",
+                "VoiceStream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
