@@ -113,7 +113,10 @@ let package = Package(
         .testTarget(name: "JACKIntegrationTests", dependencies: ["VoiceTestSupport", "VoiceFiles"]),
         .testTarget(
             name: "RealtimeSafetyTests",
-            dependencies: ["VoiceEngine", "VoicePresets", "VoiceJACK", "VoiceTestSupport", "CRealtimeCheck"],
+            dependencies: [
+                "VoiceEngine", "VoicePresets", "VoiceJACK", "VoiceTestSupport", "CRealtimeCheck", "VoiceStream",
+                "VoiceRecorder",
+            ],
             linkerSettings: rtsanLinkerSettings),
     ]
 )
