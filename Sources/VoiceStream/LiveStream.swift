@@ -75,7 +75,12 @@ public final class LiveStream: @unchecked Sendable {
 
     /// State changes since the last call, for the log ("stream live: ...", "stream dropped: ...,
     /// retrying in 2 s", "stream stopped: ..."). Never contain the password.
-    public func takeMessages() -> [String] { sender.messages.withLock { m in defer { m.removeAll() }; return m } }
+    public func takeMessages() -> [String] {
+        sender.messages.withLock { m in
+            defer { m.removeAll() }
+            return m
+        }
+    }
 
     /// Asks the producer to finish on its next `write`.
     public func requestStop() { buffer.requestStop() }

@@ -44,8 +44,10 @@ final class ShoutConnection {
         rc |= shout_set_audio_info(s, SHOUT_AI_BITRATE, String(target.bitrateKbps))
         rc |= shout_set_audio_info(s, SHOUT_AI_SAMPLERATE, String(sampleRate))
         rc |= shout_set_audio_info(s, SHOUT_AI_CHANNELS, String(target.channels))
-        for (key, value) in [(SHOUT_META_NAME, target.name), (SHOUT_META_DESCRIPTION, target.streamDescription),
-                             (SHOUT_META_GENRE, target.genre)] {
+        for (key, value) in [
+            (SHOUT_META_NAME, target.name), (SHOUT_META_DESCRIPTION, target.streamDescription),
+            (SHOUT_META_GENRE, target.genre),
+        ] {
             if let value { rc |= shout_set_meta(s, key, value) }
         }
         guard rc == SHOUTERR_SUCCESS else {

@@ -223,7 +223,9 @@ final class StreamSender: @unchecked Sendable {
         phase = .waiting(until: Self.now() + delay)
         let reason = Self.reason(error)
         status.state = .reconnecting(attempt: attempt, retryIn: delay, reason: reason)
-        note("stream \(everLive ? "dropped" : "not connected"): \(reason); retrying in \(Self.seconds(delay)) (attempt \(attempt))")
+        note(
+            "stream \(everLive ? "dropped" : "not connected"): \(reason); retrying in \(Self.seconds(delay)) (attempt \(attempt))"
+        )
     }
 
     /// Stops for good; the producer goes on, its blocks are taken and dropped from now on.

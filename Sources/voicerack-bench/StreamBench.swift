@@ -37,7 +37,8 @@ enum StreamBench {
         let seconds = Double(cycles * block) / Double(rate)
         print(
             "voicerack \(format) \(kbps) kb/s: "
-                + String(format: "%.1f s at %d Hz: %.3f s CPU = %.2f ms per audio second", seconds, rate, cpu, cpu * 1000 / seconds)
+                + String(
+                    format: "%.1f s at %d Hz: %.3f s CPU = %.2f ms per audio second", seconds, rate, cpu, cpu * 1000 / seconds)
                 + "; \(status.text), \(status.bytesSent) bytes")
     }
 }

@@ -12,7 +12,8 @@ import VoiceStream
 struct StreamRealtimeTests {
     @Test("writes into a stream's input do nothing real-time unsafe while the sender reconnects")
     func streamInputIsRealtimeSafe() throws {
-        let rate = 48_000, block = 256
+        let rate = 48_000
+        let block = 256
         // A port nothing listens on: bind to 0, read it, release it.
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()

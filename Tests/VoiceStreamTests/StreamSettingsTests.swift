@@ -85,7 +85,9 @@ struct StreamSettingsTests {
         var s = StreamSettings(url: "icecast://source@h:8000/m")
         s.passwordEnv = "VR_TEST_PW"
         #expect(try s.resolve(environment: ["VR_TEST_PW": "fromenv"]).password.value == "fromenv")
-        #expect(throws: StreamError.badSetting(key: "password_env", message: "environment variable VR_TEST_PW is not set or empty")) {
+        #expect(
+            throws: StreamError.badSetting(key: "password_env", message: "environment variable VR_TEST_PW is not set or empty")
+        ) {
             try s.resolve(environment: [:])
         }
         s.passwordEnv = nil

@@ -107,7 +107,9 @@ final class Listener {
     init(url: String, output: String) throws {
         self.output = output
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-loglevel", "error", "-y", "-i", url, "-ac", "1", "-ar", "48000", "-f", "f32le", output]
+        process.arguments = [
+            "-nostdin", "-loglevel", "error", "-y", "-i", url, "-ac", "1", "-ar", "48000", "-f", "f32le", output,
+        ]
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
@@ -159,7 +161,9 @@ func alignment(of reference: [Float], in decoded: [Float], rate: Int, threshold:
 
 /// Normalised cross-correlation of `a` and `b` over their common length (1 = same shape).
 func normalisedCorrelation(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Double {
-    var ab = 0.0, aa = 0.0, bb = 0.0
+    var ab = 0.0
+    var aa = 0.0
+    var bb = 0.0
     for (x, y) in zip(a, b) {
         ab += Double(x) * Double(y)
         aa += Double(x) * Double(x)
