@@ -19,8 +19,7 @@ struct StreamEndToEndTests {
         try LiveStream.check(target, sampleRate: rate)
         let stream = try LiveStream.start(target, sampleRate: rate, channels: 1, options: quickOptions())
         let local = server.folder.file("local.wav")
-        let recording = try Recording(
-            spec: RecordingSpec(path: local, format: try AudioFormat(parsing: "wav:float"), sampleRate: rate, channels: 1))
+        let recording = try localRecording(local, rate: rate)
         // 8 s of chirp, then a second of silence so the chirp's end is well inside the stream. The
         // stream carries silence until the client joined; the recording starts with the chirp.
         let chirp = chirpWithStep(seconds: 8, rate: rate)

@@ -52,14 +52,8 @@ struct StreamFaultTests {
         let target = try target(server, mount: "/fault.\(format)", format: format)
         try LiveStream.check(target, sampleRate: rate)
         let stream = try LiveStream.start(target, sampleRate: rate, channels: 1, options: quickOptions())
-        let recording = try Recording(
-            spec: RecordingSpec(
-                path: server.folder.file("local.wav"), format: try AudioFormat(parsing: "wav:float"), sampleRate: rate,
-                channels: 1))
-        let producer = PacedProducer(
-            inputs: [stream.input, recording.input], signal: chirpWithStep(seconds: seconds, rate: rate), rate: rate)
-        producer.go.store(true, ordering: .relaxed)
-        producer.start()
+        let recording = try localRecording(server.folder.file("local.wav"), rate: rate)
+        let producer = startedProducer([stream.input, recording.input], chirpWithStep(seconds: seconds, rate: rate), rate: rate)
         #expect(waitFor(10) { stream.status.state == .live }, "live: \(stream.status.text)")
         return Run(server: server, stream: stream, recording: recording, producer: producer)
     }
@@ -151,14 +145,8 @@ struct StreamFaultTests {
             texts.append(error.description)
         }
         let stream = try LiveStream.start(bad, sampleRate: rate, channels: 1, options: quickOptions())
-        let recording = try Recording(
-            spec: RecordingSpec(
-                path: server.folder.file("local.wav"), format: try AudioFormat(parsing: "wav:float"), sampleRate: rate,
-                channels: 1))
-        let producer = PacedProducer(
-            inputs: [stream.input, recording.input], signal: chirpWithStep(seconds: 6, rate: rate), rate: rate)
-        producer.go.store(true, ordering: .relaxed)
-        producer.start()
+        let recording = try localRecording(server.folder.file("local.wav"), rate: rate)
+        let producer = startedProducer([stream.input, recording.input], chirpWithStep(seconds: 6, rate: rate), rate: rate)
         #expect(waitFor(10) { if case .stopped = stream.status.state { true } else { false } })
         texts.append(stream.status.text)
         producer.wait()

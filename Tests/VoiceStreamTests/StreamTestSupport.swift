@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VoiceFiles
 import VoiceRecorder
 import VoiceStream
 import VoiceTestSupport
@@ -191,4 +192,17 @@ func target(_ server: IcecastServer, mount: String, password: String? = nil, for
     settings.name = "voicerack test"
     settings.genre = "Test"
     return try settings.resolve()
+}
+
+/// The local copy next to a stream: a mono float WAV recording at `path`.
+func localRecording(_ path: String, rate: Int) throws -> Recording {
+    try Recording(spec: RecordingSpec(path: path, format: try AudioFormat(parsing: "wav:float"), sampleRate: rate, channels: 1))
+}
+
+/// A paced producer writing `signal` into `inputs` from its first period on (no lead).
+func startedProducer(_ inputs: [RecorderInput], _ signal: [Float], rate: Int) -> PacedProducer {
+    let producer = PacedProducer(inputs: inputs, signal: signal, rate: rate)
+    producer.go.store(true, ordering: .relaxed)
+    producer.start()
+    return producer
 }
