@@ -39,6 +39,10 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CShout", pkgConfig: "shout", providers: [.apt(["libshout3-dev"])]),
+        .systemLibrary(name: "COpusEnc", pkgConfig: "libopusenc", providers: [.apt(["libopusenc-dev"])]),
+        // LAME ships no pkg-config file: the module map links mp3lame itself.
+        .systemLibrary(name: "CLame", providers: [.apt(["libmp3lame-dev"])]),
         // What Swift cannot call directly: jack_client_open is variadic.
         .target(name: "CJackShim", dependencies: ["CJack"]),
         // Weak hooks into RealtimeSanitizer's runtime; no-ops unless the runtime is linked.
@@ -62,6 +66,8 @@ let package = Package(
         // The JACK driver, the only importer of CJack: client, ports, process callback, latency,
         // connections, metadata. Knows nothing of presets, recordings or backing tracks.
         .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceCycle"]),
+        // The only importer of CShout, COpusEnc and CLame: Icecast streaming fed like a recording.
+        .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder"]),
         .target(
             name: "VoiceHost",
             dependencies: [
@@ -81,6 +87,7 @@ let package = Package(
             name: "voicerack-bench",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceSpeex", "VoiceTestSupport", "VoiceRecorder", "VoiceFiles",
+                "VoiceStream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -100,6 +107,9 @@ let package = Package(
         .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine"]),
         .testTarget(name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
+        // Streams to a real icecast2 started by the tests; skips when icecast2 is absent.
+        .testTarget(
+            name: "VoiceStreamTests", dependencies: ["VoiceStream", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceHostTests",
             dependencies: ["VoiceHost", "VoiceEngine", "VoiceFiles", "VoiceTestSupport"]),
@@ -110,6 +120,7 @@ let package = Package(
             name: "RealtimeSafetyTests",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport", "CRealtimeCheck",
+                "VoiceStream",
             ],
             linkerSettings: rtsanLinkerSettings),
     ]

@@ -4,8 +4,10 @@
 set -euo pipefail
 # dbus-daemon and python3-dbus: jackdbus + jack_control, the only way to change a running server's
 # sample rate (switch-master), which the live tests use. time: GNU time, peak memory of a child in tests.
+# icecast2, libshout3-dev, libopusenc-dev, libmp3lame-dev: streaming (VoiceStream) and its tests
+# against a real server; ffmpeg decodes the mount in the tests and is the streaming benchmark's reference.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
-  dbus-daemon python3-dbus time)
+  dbus-daemon python3-dbus time icecast2 libshout3-dev libopusenc-dev libmp3lame-dev ffmpeg curl)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
   packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)

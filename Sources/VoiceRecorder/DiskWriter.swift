@@ -9,6 +9,7 @@ import VoiceFiles
 ///   thread, which must not touch a semaphore or mutex).
 final class DiskWriter: @unchecked Sendable {
     private let spec: RecordingSpec
+    private let buffer: BlockBuffer
     private let input: RecorderInput
     private var file: AudioFileWriter?
     private var fileIndex = 0
@@ -19,9 +20,10 @@ final class DiskWriter: @unchecked Sendable {
     let files = Mutex<[String]>([])
     let failure = Mutex<RecordingError?>(nil)
 
-    init(spec: RecordingSpec, input: RecorderInput, firstFile: AudioFileWriter) {
+    init(spec: RecordingSpec, buffer: BlockBuffer, firstFile: AudioFileWriter) {
         self.spec = spec
-        self.input = input
+        self.buffer = buffer
+        input = buffer.input
         file = firstFile
         files.withLock { $0.append(spec.path) }
         silence = [Float](repeating: 0, count: spec.blockFrames * spec.channels)
@@ -53,12 +55,11 @@ final class DiskWriter: @unchecked Sendable {
     /// Writes every filled block; returns whether there was any.
     private func drain() -> Bool {
         var any = false
-        while let block = input.filled.pop() {
+        while let block = buffer.nextBlock() {
             any = true
-            let header = input.headers[block]
-            padSilence(header.lostBefore)
-            write(input.storage + block * spec.blockFrames * spec.channels, frames: header.frames)
-            _ = input.free.push(block)
+            padSilence(block.lostBefore)
+            write(block.samples, frames: block.frames)
+            buffer.release(block)
         }
         return any
     }

@@ -17,6 +17,7 @@ public final class Recording: @unchecked Sendable {
     public let spec: RecordingSpec
     /// The process thread's end.
     public let input: RecorderInput
+    private let buffer: BlockBuffer
     private let writer: DiskWriter
     private let finished = DispatchSemaphore(value: 0)
     private var result: RecordingResult?
@@ -39,8 +40,9 @@ public final class Recording: @unchecked Sendable {
             throw RecordingError(path: spec.path, message: error.description, beforeStart: true)
         }
         first.updateHeaderAfterEveryWrite()
-        input = Self.makeInput(spec)
-        writer = DiskWriter(spec: spec, input: input, firstFile: first)
+        buffer = BlockBuffer(channels: spec.channels, blockFrames: spec.blockFrames, blockCount: spec.blockCount)
+        input = buffer.input
+        writer = DiskWriter(spec: spec, buffer: buffer, firstFile: first)
         let thread = Thread { [writer, finished] in
             writer.run()
             finished.signal()
@@ -49,39 +51,8 @@ public final class Recording: @unchecked Sendable {
         thread.start()
     }
 
-    deinit {
-        input.storage.deallocate()
-        input.headers.deallocate()
-        input.filled.deallocate()
-        input.free.deallocate()
-        input.shared.deinitialize(count: 1)
-        input.shared.deallocate()
-        input.producer.deallocate()
-    }
-
-    /// Allocates and pre-touches the blocks (so no page fault hits the process thread) and puts
-    /// every block on the free ring.
-    private static func makeInput(_ spec: RecordingSpec) -> RecorderInput {
-        let blocks = spec.blockCount
-        let samples = blocks * spec.blockFrames * spec.channels
-        let storage = UnsafeMutablePointer<Float>.allocate(capacity: samples)
-        storage.initialize(repeating: 0, count: samples)
-        let headers = UnsafeMutablePointer<BlockHeader>.allocate(capacity: blocks)
-        headers.initialize(repeating: BlockHeader(), count: blocks)
-        let filled = IndexRing(capacity: blocks)
-        let free = IndexRing(capacity: blocks)
-        for b in 0..<blocks { _ = free.push(b) }
-        let shared = UnsafeMutablePointer<RecorderShared>.allocate(capacity: 1)
-        shared.initialize(to: RecorderShared())
-        let producer = UnsafeMutablePointer<RecorderInput.ProducerState>.allocate(capacity: 1)
-        producer.initialize(to: .init())
-        return RecorderInput(
-            channels: spec.channels, blockFrames: spec.blockFrames, storage: storage, headers: headers,
-            filled: filled, free: free, shared: shared, producer: producer)
-    }
-
     /// Asks the producer to finish on its next `write`.
-    public func requestStop() { input.shared.pointee.stopRequested.store(true, ordering: .releasing) }
+    public func requestStop() { buffer.requestStop() }
 
     /// Finishes on the producer's behalf; only when no producer thread calls `write` any more
     /// (the JACK client is deactivated, the offline loop is done).

@@ -30,8 +30,17 @@ struct Bench: ParsableCommand {
     @Option(help: "Runs of each measurement (the minimum counts).") var `repeat` = 3
     @Option(help: "Measure the recorder instead: channels to record in real time (e.g. 2 or 8).")
     var recorderChannels: Int?
+    @Option(help: "Measure the streamer instead: icecast://USER:PASS@HOST:PORT/MOUNT to stream --stream-input to.")
+    var streamURL: String?
+    @Option(help: "Stream format (opus or mp3).") var streamFormat = "opus"
+    @Option(help: "Stream bitrate (kb/s).") var streamBitrate = 64
+    @Option(help: "Mono audio file streamed in real time.") var streamInput = ""
 
     func run() throws {
+        if let url = streamURL {
+            try StreamBench.run(url: url, format: streamFormat, kbps: streamBitrate, input: streamInput, block: 256)
+            return
+        }
         if let channels = recorderChannels {
             try RecorderBench.run(channels: channels, seconds: seconds, rate: rate, block: 256, folder: NSTemporaryDirectory())
             return

@@ -1,0 +1,1 @@
+#include <shout/shout.h>

@@ -1,0 +1,149 @@
+import Foundation
+import VoiceTestSupport
+
+/// A private icecast2 (Debian's) for one test: its own icecast.xml, logs and pid file in a
+/// temporary folder, a free port on 127.0.0.1, no burst on connect (a listener gets audio from
+/// the moment it joins). Icecast refuses to run as root, so as root it changes to `nobody`
+/// (`<changeowner>`), which needs the folder to be writable by that user.
+final class IcecastServer {
+    static let executable = "/usr/bin/icecast2"
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+    let folder: TemporaryFolder
+    let port: Int
+    let sourcePassword: String
+    let adminPassword = "admin-\(UInt32.random(in: 0...UInt32.max))"
+    private var process: Process?
+
+    init(sourcePassword: String) throws {
+        folder = try TemporaryFolder()
+        chmod(folder.path, 0o777)
+        port = try Self.freePort()
+        self.sourcePassword = sourcePassword
+        try config.write(toFile: folder.file("icecast.xml"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit { stop() }
+
+    private var config: String {
+        let owner =
+            getuid() == 0
+            ? "<changeowner><user>nobody</user><group>nogroup</group></changeowner>" : ""
+        return """
+            <icecast>
+              <limits><sources>4</sources><source-timeout>10</source-timeout>
+                <burst-on-connect>0</burst-on-connect><burst-size>0</burst-size></limits>
+              <authentication><source-password>\(sourcePassword)</source-password>
+                <admin-user>admin</admin-user><admin-password>\(adminPassword)</admin-password></authentication>
+              <hostname>127.0.0.1</hostname>
+              <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
+              <paths><basedir>\(folder.path)</basedir><logdir>\(folder.path)</logdir>
+                <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot>
+                <pidfile>\(folder.file("icecast.pid"))</pidfile></paths>
+              <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>3</loglevel></logging>
+              <security><chroot>0</chroot>\(owner)</security>
+            </icecast>
+            """
+    }
+
+    /// Starts icecast2 and waits until it accepts connections.
+    func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.executable)
+        p.arguments = ["-c", folder.file("icecast.xml")]
+        p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        process = p
+        let deadline = Date().addingTimeInterval(10)
+        while !Self.accepts(port: port) {
+            guard p.isRunning, Date() < deadline else { throw ServerError("icecast2 did not listen on port \(port)") }
+            usleep(20_000)
+        }
+    }
+
+    /// SIGTERM and wait.
+    func stop() { signal(SIGTERM) }
+
+    /// SIGKILL and wait: the server dies as in a crash, connections drop.
+    func kill() { signal(SIGKILL) }
+
+    /// SIGSTOP: the server stops reading; connections stay open, the network "stalls".
+    func pause() { if let p = process { Foundation.kill(p.processIdentifier, SIGSTOP) } }
+
+    /// SIGCONT.
+    func resume() { if let p = process { Foundation.kill(p.processIdentifier, SIGCONT) } }
+
+    private func signal(_ sig: Int32) {
+        guard let p = process, p.isRunning else { return }
+        Foundation.kill(p.processIdentifier, SIGCONT)
+        Foundation.kill(p.processIdentifier, sig)
+        p.waitUntilExit()
+        process = nil
+    }
+
+    /// Listeners on `mount` now, from the admin stats (0 when the mount has no source).
+    func listeners(_ mount: String) -> Int {
+        guard
+            let r = try? CommandRunner.run(
+                "/usr/bin/curl",
+                ["-s", "-u", "admin:\(adminPassword)", "http://127.0.0.1:\(port)/admin/stats?mount=\(mount)"])
+        else { return 0 }
+        guard let open = r.standardOutput.range(of: "<listeners>"),
+            let close = r.standardOutput.range(of: "</listeners>", range: open.upperBound..<r.standardOutput.endIndex)
+        else { return 0 }
+        return Int(r.standardOutput[open.upperBound..<close.lowerBound]) ?? 0
+    }
+
+    /// True while a source is connected on `mount`.
+    func hasSource(_ mount: String) -> Bool {
+        let r = try? CommandRunner.run(
+            "/usr/bin/curl", ["-s", "-u", "admin:\(adminPassword)", "http://127.0.0.1:\(port)/admin/stats"])
+        return r?.standardOutput.contains("<source mount=\"\(mount)\">") ?? false
+    }
+
+    /// What icecast2 logged (errors and accesses).
+    var logs: String {
+        ["error.log", "access.log"].compactMap { try? String(contentsOfFile: folder.file($0), encoding: .utf8) }
+            .joined(separator: "\n")
+    }
+
+    /// A port nothing listens on now (bound to 0 and released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw ServerError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// True when something accepts TCP connections on 127.0.0.1:`port`.
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+struct ServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
