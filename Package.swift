@@ -39,10 +39,13 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
         // What Swift cannot call directly: jack_client_open is variadic.
         .target(name: "CJackShim", dependencies: ["CJack"]),
         // Weak hooks into RealtimeSanitizer's runtime; no-ops unless the runtime is linked.
         .target(name: "CRealtimeCheck"),
+        // LV2's log feature: its printf is variadic, which Swift cannot implement.
+        .target(name: "CLV2Log"),
 
         // MARK: Real-time core (pure Swift, no C)
         .target(name: "VoiceRT"),
@@ -51,6 +54,9 @@ let package = Package(
         // MARK: C library edges
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"]),
         .target(name: "VoiceFiles", dependencies: ["CSndFile"]),
+        // The only importer of lilv and the LV2 headers: the plugin catalog, host features and
+        // the real-time LV2Unit.
+        .target(name: "VoiceLV2", dependencies: ["CLilv", "CLV2Log", "VoiceRT", "VoiceUnits"]),
 
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
@@ -98,6 +104,7 @@ let package = Package(
         .testTarget(
             name: "VoiceHostTests",
             dependencies: ["VoiceHost", "VoiceEngine", "VoiceFiles", "VoiceTestSupport"]),
+        .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         .testTarget(name: "JACKIntegrationTests", dependencies: ["VoiceTestSupport", "VoiceFiles"]),

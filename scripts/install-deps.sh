@@ -3,8 +3,11 @@
 # yardstick needs from Debian and PyPI). Installs only what is missing; safe to run every time.
 set -euo pipefail
 # dbus-daemon and python3-dbus: jackdbus + jack_control, the only way to change a running server's
-# sample rate (switch-master), which the live tests use.
+# sample rate (switch-master), which the live tests use. lilv and LV2 for hosting LV2 plugins; swh-lv2,
+# x42-plugins and lsp-plugins-lv2 are the real plugins the LV2 tests measure. build-essential's cc
+# builds the LV2 tests' own tiny plugin.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
+  liblilv-dev lv2-dev swh-lv2 x42-plugins lsp-plugins-lv2 build-essential
   dbus-daemon python3-dbus)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
