@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "voicerack",
             dependencies: [
-                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceJACK",
+                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceJACK", "VoiceLV2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -8,33 +8,33 @@ import CLilv
 // RealtimeSanitizer, which also catches a plugin breaking that promise.
 
 extension LV2ProcessState {
-  /// Runs the plugin over `frames` samples of the buffers its ports are connected to.
-  ///
-  /// - Realtime: safe for hard-RT-capable plugins.
-  @_noLocks
-  func runPlugin(_ frames: Int) {
-    // Realtime: run() is in LV2's Audio class; lilv_instance_run is an inline call through
-    // the plugin's descriptor, with no allocation or locking of lilv's own.
-    _unsafePerformance { lilv_instance_run(instance, UInt32(frames)) }
-  }
-
-  /// Hands the worker's responses to the plugin, then signals the end of the run.
-  ///
-  /// - Realtime: safe (wait-free pops; the plugin's work_response and end_run are Audio class).
-  @_noLocks
-  func deliverWorkerResponses() {
-    guard let worker, let interface = worker.pointee.interface else { return }
-    let handle = worker.pointee.handle
-    while let response = worker.pointee.responses.peek() {
-      // Realtime: work_response is in LV2's Audio class; the bytes sit in a preallocated slot.
-      _ = _unsafePerformance {
-        interface.pointee.work_response?(handle, response.size, response.bytes)
-      }
-      worker.pointee.responses.release(response.slot)
+    /// Runs the plugin over `frames` samples of the buffers its ports are connected to.
+    ///
+    /// - Realtime: safe for hard-RT-capable plugins.
+    @_noLocks
+    func runPlugin(_ frames: Int) {
+        // Realtime: run() is in LV2's Audio class; lilv_instance_run is an inline call through
+        // the plugin's descriptor, with no allocation or locking of lilv's own.
+        _unsafePerformance { lilv_instance_run(instance, UInt32(frames)) }
     }
-    // Realtime: end_run is in LV2's Audio class.
-    _unsafePerformance { _ = interface.pointee.end_run?(handle) }
-  }
+
+    /// Hands the worker's responses to the plugin, then signals the end of the run.
+    ///
+    /// - Realtime: safe (wait-free pops; the plugin's work_response and end_run are Audio class).
+    @_noLocks
+    func deliverWorkerResponses() {
+        guard let worker, let interface = worker.pointee.interface else { return }
+        let handle = worker.pointee.handle
+        while let response = worker.pointee.responses.peek() {
+            // Realtime: work_response is in LV2's Audio class; the bytes sit in a preallocated slot.
+            _ = _unsafePerformance {
+                interface.pointee.work_response?(handle, response.size, response.bytes)
+            }
+            worker.pointee.responses.release(response.slot)
+        }
+        // Realtime: end_run is in LV2's Audio class.
+        _unsafePerformance { _ = interface.pointee.end_run?(handle) }
+    }
 }
 
 /// Runs the plugin's `work` for one request: on the worker thread live, or in the caller's
@@ -43,14 +43,14 @@ extension LV2ProcessState {
 /// - Realtime: never live (work may block); offline it runs inside run(), by design.
 @_noLocks
 func performWork(
-  _ channel: UnsafeMutablePointer<WorkerChannel>, _ size: UInt32, _ data: UnsafeRawPointer?
+    _ channel: UnsafeMutablePointer<WorkerChannel>, _ size: UInt32, _ data: UnsafeRawPointer?
 ) -> LV2_Worker_Status {
-  guard let interface = channel.pointee.interface, let work = interface.pointee.work else {
-    return LV2_WORKER_ERR_UNKNOWN
-  }
-  // Not real-time: work() belongs to the worker's thread; this runs on the process thread only
-  // in synchronous (offline) mode, where waiting is harmless and keeps results deterministic.
-  return _unsafePerformance {
-    work(channel.pointee.handle, respondToWork, UnsafeMutableRawPointer(channel), size, data)
-  }
+    guard let interface = channel.pointee.interface, let work = interface.pointee.work else {
+        return LV2_WORKER_ERR_UNKNOWN
+    }
+    // Not real-time: work() belongs to the worker's thread; this runs on the process thread only
+    // in synchronous (offline) mode, where waiting is harmless and keeps results deterministic.
+    return _unsafePerformance {
+        work(channel.pointee.handle, respondToWork, UnsafeMutableRawPointer(channel), size, data)
+    }
 }
