@@ -110,7 +110,9 @@ let package = Package(
         .testTarget(name: "JACKIntegrationTests", dependencies: ["VoiceTestSupport", "VoiceFiles"]),
         .testTarget(
             name: "RealtimeSafetyTests",
-            dependencies: ["VoiceEngine", "VoicePresets", "VoiceJACK", "VoiceTestSupport", "CRealtimeCheck"],
+            dependencies: [
+                "VoiceEngine", "VoicePresets", "VoiceJACK", "VoiceLV2", "VoiceTestSupport", "CRealtimeCheck",
+            ],
             linkerSettings: rtsanLinkerSettings),
     ]
 )
