@@ -83,7 +83,7 @@ let package = Package(
             name: "voicerack-bench",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceSpeex", "VoiceTestSupport", "VoiceRecorder", "VoiceFiles",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "VoiceLV2", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // MARK: Test support

@@ -141,7 +141,10 @@ final class LV2Instance {
         let s = LV2ProcessState(
             instance: instance, maximumFrames: frames, input: input, outputs: outputs,
             outputCount: outputCount,
-            controls: controls, lowerBounds: lower, upperBounds: upper, portCount: n,
+            inPlace: info.audioInputs.count == 1 && outputCount == 1 && !info.inPlaceBroken,
+            firstAudioInput: info.audioInputs[0].index,
+            firstAudioOutput: info.audioOutputs[0].index, controls: controls, lowerBounds: lower, upperBounds: upper,
+            portCount: n,
             latencyPort: info.latencyPort?.index ?? -1, atoms: atoms, atomCapacities: capacities,
             atomIsInput: isInput, atomCount: atomIndex, sequenceType: urids.map(LV2URI.atomSequence),
             chunkType: urids.map(LV2URI.atomChunk), worker: worker)

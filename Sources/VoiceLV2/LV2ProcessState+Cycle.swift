@@ -6,11 +6,19 @@ extension LV2ProcessState {
     /// Channel mapping: every audio input port (1 or 2) reads the same mono samples; with one
     /// output it is the result, with two the result is their average ((L + R) / 2, so a stereo
     /// plugin fed identical channels returns the same level; a stereo reverb's decorrelated sides
-    /// are mixed to mono).
+    /// are mixed to mono). A plugin with one input and one output that works in place (no
+    /// lv2:inPlaceBroken) has both ports connected to the voice buffer itself: no copies.
     ///
     /// - Realtime: safe.
     @_noLocks
     func runBlock(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        if inPlace {
+            connectAudio(input: buffer, output: buffer)
+            resetAtomBuffers()
+            runPlugin(frames)
+            deliverWorkerResponses()
+            return
+        }
         for i in 0..<frames { input[i] = buffer[i] }
         resetAtomBuffers()
         runPlugin(frames)

@@ -13,6 +13,12 @@ struct LV2ProcessState {
     /// One buffer of `maximumFrames` per audio output port (1 or 2), back to back.
     let outputs: UnsafeMutablePointer<Float>
     let outputCount: Int
+    /// One audio input, one output, and no lv2:inPlaceBroken: both ports are connected to the
+    /// caller's buffer for each block instead of copying through `input` and `outputs`.
+    let inPlace: Bool
+    /// Port indices of the first audio input and output.
+    let firstAudioInput: Int
+    let firstAudioOutput: Int
     /// One float per port, indexed by port index: control ports are connected here.
     let controls: UnsafeMutablePointer<Float>
     /// Each port's allowed range (control inputs; others hold -inf...inf), for clamping.

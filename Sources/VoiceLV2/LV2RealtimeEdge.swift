@@ -18,6 +18,20 @@ extension LV2ProcessState {
         _unsafePerformance { lilv_instance_run(instance, UInt32(frames)) }
     }
 
+    /// Connects the first audio input and output ports to the given buffers.
+    ///
+    /// - Realtime: safe (connect_port is in LV2's Audio threading class: it stores a pointer).
+    @_noLocks
+    func connectAudio(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let inPort = UInt32(firstAudioInput)
+        let outPort = UInt32(firstAudioOutput)
+        // Realtime: connect_port only stores the pointer (LV2 Audio class).
+        _unsafePerformance {
+            lilv_instance_connect_port(instance, inPort, input)
+            lilv_instance_connect_port(instance, outPort, output)
+        }
+    }
+
     /// Hands the worker's responses to the plugin, then signals the end of the run.
     ///
     /// - Realtime: safe (wait-free pops; the plugin's work_response and end_run are Audio class).

@@ -16,7 +16,7 @@ import VoiceUnits
 /// `LV2ProcessState.runBlock`.
 public struct LV2Unit: ~Copyable {
     private let owner: LV2Instance
-    private let state: UnsafeMutablePointer<LV2ProcessState>
+    let state: UnsafeMutablePointer<LV2ProcessState>
 
     /// What the plugin's data says about it.
     public var info: LV2PluginInfo { owner.info }

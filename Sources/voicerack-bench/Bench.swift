@@ -30,8 +30,16 @@ struct Bench: ParsableCommand {
     @Option(help: "Runs of each measurement (the minimum counts).") var `repeat` = 3
     @Option(help: "Measure the recorder instead: channels to record in real time (e.g. 2 or 8).")
     var recorderChannels: Int?
+    @Option(help: "Measure LV2 hosting instead: plugin URIs (comma-separated), LV2Unit.process vs the bare run().")
+    var lv2: String?
 
     func run() throws {
+        if let lv2 {
+            let block = blocks.split(separator: ",").compactMap { Int($0) }.first ?? 256
+            let uris = lv2.split(separator: ",").map(String.init)
+            try LV2Bench.run(uris: uris, seconds: seconds, rate: rate, block: block, repeats: self.repeat)
+            return
+        }
         if let channels = recorderChannels {
             try RecorderBench.run(channels: channels, seconds: seconds, rate: rate, block: 256, folder: NSTemporaryDirectory())
             return
