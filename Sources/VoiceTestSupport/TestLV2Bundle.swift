@@ -9,7 +9,8 @@ import Foundation
 ///   host provides: the case of an installed plugin voicerack must refuse.
 ///
 /// The two differ only in that requirement, so a test that loads the first and is refused the
-/// second shows the refusal comes from the feature.
+/// second shows the refusal comes from the feature. A second binary holds the worker plugin
+/// (TestLV2Bundle+Worker.swift).
 public enum TestLV2Bundle {
     public static let gainURI = "urn:voicerack:test:gain"
     public static let needsFeatureURI = "urn:voicerack:test:needs-feature"
@@ -20,13 +21,16 @@ public enum TestLV2Bundle {
         let bundle = folder.file("voicerack-test.lv2")
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
         try source.write(toFile: bundle + "/gain.c", atomically: true, encoding: .utf8)
-        try manifest.write(toFile: bundle + "/manifest.ttl", atomically: true, encoding: .utf8)
-        let cc = try CommandRunner.run(
-            "/usr/bin/env",
-            ["cc", "-shared", "-fPIC", "-O2", "-o", bundle + "/gain.so", bundle + "/gain.c"])
-        guard cc.status == 0 else {
-            throw CocoaError(
-                .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cc failed: \(cc.standardError)"])
+        try workerSource.write(toFile: bundle + "/worker.c", atomically: true, encoding: .utf8)
+        try (manifest + workerManifest).write(toFile: bundle + "/manifest.ttl", atomically: true, encoding: .utf8)
+        for name in ["gain", "worker"] {
+            let cc = try CommandRunner.run(
+                "/usr/bin/env",
+                ["cc", "-shared", "-fPIC", "-O2", "-o", bundle + "/\(name).so", bundle + "/\(name).c"])
+            guard cc.status == 0 else {
+                throw CocoaError(
+                    .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cc failed: \(cc.standardError)"])
+            }
         }
         return folder.path
     }
