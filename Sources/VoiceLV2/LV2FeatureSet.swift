@@ -15,16 +15,14 @@ final class LV2FeatureSet {
     private var allocations: [UnsafeMutableRawPointer] = []
     private var uris: [UnsafeMutablePointer<CChar>] = []
     /// NULL-terminated feature list for lilv_plugin_instantiate and the state functions.
-    private(set) var list: UnsafeMutablePointer<UnsafePointer<LV2_Feature>?>
+    let list: UnsafeMutablePointer<UnsafePointer<LV2_Feature>?>
 
     init(
         configuration c: LV2Configuration, sequenceSize: Int, urids: URIDMap,
         schedule: UnsafeMutablePointer<LV2_Worker_Schedule>
     ) {
         log = vr_log_queue_create()
-        list = .allocate(capacity: 1)
-        list.initialize(to: nil)
-        let options = makeOptions(c, sequenceSize: sequenceSize, urids: urids)
+        let (options, optionMemory) = Self.makeOptions(c, sequenceSize: sequenceSize, urids: urids)
         var features: [(String, UnsafeMutableRawPointer?)] = [
             (LV2URI.uridMap, UnsafeMutableRawPointer(urids.mapFeature)),
             (LV2URI.uridUnmap, UnsafeMutableRawPointer(urids.unmapFeature)),
@@ -35,8 +33,8 @@ final class LV2FeatureSet {
             (LV2URI.loadDefaultState, nil),
         ]
         if c.fixedBlockSize { features.append((LV2URI.fixedBlockLength, nil)) }
-        list.deallocate()
         list = .allocate(capacity: features.count + 1)
+        allocations = optionMemory
         for (i, (uri, data)) in features.enumerated() {
             let feature = UnsafeMutablePointer<LV2_Feature>.allocate(capacity: 1)
             let name = strdup(uri)!
@@ -56,10 +54,12 @@ final class LV2FeatureSet {
     }
 
     /// The options array: sample rate (float), block lengths and sequence size (int), each value
-    /// in memory of its own, terminated by an all-zero option.
-    private func makeOptions(
+    /// in memory of its own, terminated by an all-zero option; with every allocation made, for
+    /// `deinit` to free.
+    private static func makeOptions(
         _ c: LV2Configuration, sequenceSize: Int, urids: URIDMap
-    ) -> UnsafeMutablePointer<LV2_Options_Option> {
+    ) -> (UnsafeMutablePointer<LV2_Options_Option>, [UnsafeMutableRawPointer]) {
+        var allocations: [UnsafeMutableRawPointer] = []
         let floatType = urids.map(LV2URI.atomFloat)
         let intType = urids.map(LV2URI.atomInt)
         let rate = UnsafeMutablePointer<Float>.allocate(capacity: 1)
@@ -91,7 +91,7 @@ final class LV2FeatureSet {
         let array = UnsafeMutablePointer<LV2_Options_Option>.allocate(capacity: values.count)
         array.initialize(from: values, count: values.count)
         allocations.append(UnsafeMutableRawPointer(array))
-        return array
+        return (array, allocations)
     }
 
     /// Log lines the plugin wrote since the last call, oldest first, as "error: ..." etc.
