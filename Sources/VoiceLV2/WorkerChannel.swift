@@ -32,6 +32,12 @@ struct WorkerChannel: ~Copyable {
         sem_destroy(wake)
         wake.deallocate()
     }
+
+    /// The channel behind a schedule or respond handle (its address). - Realtime: safe.
+    @_noLocks
+    static func at(_ handle: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<WorkerChannel>? {
+        handle?.assumingMemoryBound(to: WorkerChannel.self)
+    }
 }
 
 /// LV2_Worker_Schedule.schedule_work. - Realtime: safe (called from the plugin's run()).
@@ -39,9 +45,7 @@ struct WorkerChannel: ~Copyable {
 func scheduleWork(
     _ handle: LV2_Worker_Schedule_Handle?, _ size: UInt32, _ data: UnsafeRawPointer?
 ) -> LV2_Worker_Status {
-    guard let channel = handle?.assumingMemoryBound(to: WorkerChannel.self) else {
-        return LV2_WORKER_ERR_UNKNOWN
-    }
+    guard let channel = WorkerChannel.at(handle) else { return LV2_WORKER_ERR_UNKNOWN }
     if channel.pointee.synchronous { return performWork(channel, size, data) }
     guard channel.pointee.requests.push(size, data) else { return LV2_WORKER_ERR_NO_SPACE }
     // Realtime: sem_post is async-signal-safe; it only wakes a waiter (a futex call), never blocks.
@@ -55,8 +59,6 @@ func scheduleWork(
 func respondToWork(
     _ handle: LV2_Worker_Respond_Handle?, _ size: UInt32, _ data: UnsafeRawPointer?
 ) -> LV2_Worker_Status {
-    guard let channel = handle?.assumingMemoryBound(to: WorkerChannel.self) else {
-        return LV2_WORKER_ERR_UNKNOWN
-    }
+    guard let channel = WorkerChannel.at(handle) else { return LV2_WORKER_ERR_UNKNOWN }
     return channel.pointee.responses.push(size, data) ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE
 }
