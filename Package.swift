@@ -43,10 +43,13 @@ let package = Package(
         .systemLibrary(name: "COpusEnc", pkgConfig: "libopusenc", providers: [.apt(["libopusenc-dev"])]),
         // LAME ships no pkg-config file: the module map links mp3lame itself.
         .systemLibrary(name: "CLame", providers: [.apt(["libmp3lame-dev"])]),
+        .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
         // What Swift cannot call directly: jack_client_open is variadic.
         .target(name: "CJackShim", dependencies: ["CJack"]),
         // Weak hooks into RealtimeSanitizer's runtime; no-ops unless the runtime is linked.
         .target(name: "CRealtimeCheck"),
+        // LV2's log feature: its printf is variadic, which Swift cannot implement.
+        .target(name: "CLV2Log"),
 
         // MARK: Real-time core (pure Swift, no C)
         .target(name: "VoiceRT"),
@@ -55,6 +58,9 @@ let package = Package(
         // MARK: C library edges
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"]),
         .target(name: "VoiceFiles", dependencies: ["CSndFile"]),
+        // The only importer of lilv and the LV2 headers: the plugin catalog, host features and
+        // the real-time LV2Unit.
+        .target(name: "VoiceLV2", dependencies: ["CLilv", "CLV2Log", "VoiceRT", "VoiceUnits"]),
 
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
@@ -79,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "voicerack",
             dependencies: [
-                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
+                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -87,7 +93,7 @@ let package = Package(
             name: "voicerack-bench",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceSpeex", "VoiceTestSupport", "VoiceRecorder", "VoiceFiles",
-                "VoiceStream",
+                "VoiceStream", "VoiceLV2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -113,6 +119,7 @@ let package = Package(
         .testTarget(
             name: "VoiceHostTests",
             dependencies: ["VoiceHost", "VoiceEngine", "VoiceFiles", "VoiceTestSupport"]),
+        .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         .testTarget(name: "JACKIntegrationTests", dependencies: ["VoiceTestSupport", "VoiceFiles"]),
@@ -120,7 +127,7 @@ let package = Package(
             name: "RealtimeSafetyTests",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport", "CRealtimeCheck",
-                "VoiceStream",
+                "VoiceStream", "VoiceLV2",
             ],
             linkerSettings: rtsanLinkerSettings),
     ]

@@ -6,8 +6,12 @@ set -euo pipefail
 # sample rate (switch-master), which the live tests use. time: GNU time, peak memory of a child in tests.
 # icecast2, libshout3-dev, libopusenc-dev, libmp3lame-dev: streaming (VoiceStream) and its tests
 # against a real server; ffmpeg decodes the mount in the tests and is the streaming benchmark's reference.
+# lilv and LV2 for hosting LV2 plugins; swh-lv2, x42-plugins and lsp-plugins-lv2 are the real plugins
+# the LV2 tests measure. build-essential's cc builds the LV2 tests' own tiny plugin.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
-  dbus-daemon python3-dbus time icecast2 libshout3-dev libopusenc-dev libmp3lame-dev ffmpeg curl)
+  dbus-daemon python3-dbus time
+  icecast2 libshout3-dev libopusenc-dev libmp3lame-dev ffmpeg curl
+  liblilv-dev lv2-dev swh-lv2 x42-plugins lsp-plugins-lv2 build-essential)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
   packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)

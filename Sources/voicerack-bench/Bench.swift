@@ -36,9 +36,18 @@ struct Bench: ParsableCommand {
     @Option(help: "Stream bitrate (kb/s).") var streamBitrate = 64
     @Option(help: "Mono audio file streamed in real time.") var streamInput = ""
 
+    @Option(help: "Measure LV2 hosting instead: plugin URIs (comma-separated), LV2Unit.process vs the bare run().")
+    var lv2: String?
+
     func run() throws {
         if let url = streamURL {
             try StreamBench.run(url: url, format: streamFormat, kbps: streamBitrate, input: streamInput, block: 256)
+            return
+        }
+        if let lv2 {
+            let block = blocks.split(separator: ",").compactMap { Int($0) }.first ?? 256
+            let uris = lv2.split(separator: ",").map(String.init)
+            try LV2Bench.run(uris: uris, seconds: seconds, rate: rate, block: block, repeats: self.repeat)
             return
         }
         if let channels = recorderChannels {

@@ -11,10 +11,11 @@ struct Voicerack: ParsableCommand {
             (the far end), suppresses noise and levels the voice. `run` is the live JACK client; \
             `process` runs the same engine over files, with the block size a JACK server would use.
 
-            Presets configure the engine: see `voicerack presets list`.
+            Presets configure the engine: see `voicerack presets list`. LV2 plugins installed on the \
+            system: see `voicerack plugins list`.
 
             Exit codes (sysexits): 0 ok, 64 usage, 65 bad input data (audio file, preset), \
             69 JACK server unavailable, 73 output cannot be created (or exists: use --force), 74 I/O error.
             """,
-        subcommands: [Run.self, Process.self, Presets.self])
+        subcommands: [Run.self, Process.self, Presets.self, Plugins.self])
 }

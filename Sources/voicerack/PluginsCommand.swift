@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import VoiceLV2
+
+/// `voicerack plugins`: the installed LV2 plugins a voice path can use.
+struct Plugins: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List and show the installed LV2 plugins voicerack can run on the voice.",
+        discussion: """
+            voicerack finds LV2 plugins on LV2_PATH (or lilv's default folders: ~/.lv2, \
+            /usr/local/lib/lv2, /usr/lib/lv2). A plugin fits the mono voice path with 1 or 2 audio \
+            inputs (each fed the voice) and 1 or 2 audio outputs (two are averaged), when voicerack \
+            provides every feature it requires.
+            """,
+        subcommands: [List.self, Show.self])
+
+    /// The rate and block size plugins are loaded with to read their latency.
+    struct LoadOptions: ParsableArguments {
+        @Option(help: "Sample rate (Hz) to load plugins at, for their latency and rate-scaled ranges.")
+        var rate: Double = 48_000
+
+        @Option(help: "Block size (samples) to load plugins with.")
+        var block: Int = 256
+
+        func validate() throws {
+            guard rate >= 8_000, rate <= 384_000 else {
+                throw ValidationError("--rate must be 8000...384000 Hz")
+            }
+            guard block >= 1, block <= 8_192 else {
+                throw ValidationError("--block must be 1...8192 samples")
+            }
+        }
+
+        var configuration: LV2Configuration {
+            LV2Configuration(
+                sampleRate: rate, maximumBlockSize: block, fixedBlockSize: true, worker: .synchronous)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "List the installed plugins usable on a voice path, with latency and real-time capability.")
+
+        @OptionGroup var load: LoadOptions
+
+        func run() throws {
+            let world = LV2World()
+            let usable = world.allPlugins().filter {
+                $0.voicePathProblem == nil
+                    && $0.missingFeatures(supported: load.configuration.supportedFeatures).isEmpty
+            }
+            let width = max(40, usable.map(\.uri.count).max() ?? 0)
+            print("\("URI".padding(toLength: width, withPad: " ", startingAt: 0))  LATENCY  RT   NAME")
+            for info in usable {
+                let latency = pluginLatency(world, info)
+                let rt = info.hardRTCapable ? "yes" : "no "
+                print(
+                    "\(info.uri.padding(toLength: width, withPad: " ", startingAt: 0))  \(latency)  \(rt)  \(info.name)"
+                )
+            }
+            printNote(
+                "\(usable.count) plugins; LATENCY in samples at \(Int(load.rate)) Hz, RT = lv2:hardRTCapable"
+            )
+        }
+
+        /// The latency right-aligned in 7 columns: 0 without a latency port, else read from an
+        /// instance after one block; "?" when the plugin fails to instantiate.
+        private func pluginLatency(_ world: LV2World, _ info: LV2PluginInfo) -> String {
+            var text = "0"
+            if info.latencyPort != nil {
+                do {
+                    text = String(
+                        try LV2Unit(world: world, uri: info.uri, configuration: load.configuration).latency())
+                } catch {
+                    text = "?"
+                }
+            }
+            return String(repeating: " ", count: max(0, 7 - text.count)) + text
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Show a plugin's audio ports, latency, features and control ports (ranges, defaults, units)."
+        )
+
+        @Argument(help: "The plugin's URI (see `voicerack plugins list`).")
+        var uri: String
+
+        @OptionGroup var load: LoadOptions
+
+        func run() throws {
+            do {
+                let world = LV2World()
+                let info = try world.plugin(uri)
+                print(PluginText.describe(info, sampleRate: load.rate))
+                if let problem = info.voicePathProblem {
+                    throw LV2Error.unusablePorts(plugin: uri, reason: problem)
+                }
+                if let missing = info.missingFeatures(supported: load.configuration.supportedFeatures).first {
+                    throw LV2Error.unsupportedFeature(plugin: uri, feature: missing)
+                }
+                let unit = try LV2Unit(world: world, uri: uri, configuration: load.configuration)
+                print("latency: \(unit.latency()) samples at \(Int(load.rate)) Hz")
+                unit.notes.forEach(printNote)
+            } catch let error as LV2Error {
+                printError(error.description)
+                throw ExitCode(error.exitCode)
+            }
+        }
+    }
+}
+
+/// The text of `plugins show`. - Realtime: never.
+enum PluginText {
+    static func describe(_ info: LV2PluginInfo, sampleRate: Double) -> String {
+        let ins = info.audioInputs.count
+        let outs = info.audioOutputs.count
+        var lines = [
+            info.name,
+            "uri: \(info.uri)",
+            "audio: \(ins) in, \(outs) out" + mapping(ins, outs),
+            "real-time: "
+                + (info.hardRTCapable
+                    ? "hard-RT capable" : "not hard-RT capable (lv2:hardRTCapable missing)"),
+            "required features: "
+                + (info.requiredFeatures.isEmpty ? "none" : info.requiredFeatures.joined(separator: ", ")),
+            "controls (symbol, name, range, default, unit):",
+        ]
+        let controls = info.controlInputs
+        let symbolWidth = controls.map(\.symbol.count).max() ?? 0
+        let nameWidth = controls.map(\.name.count).max() ?? 0
+        for port in controls {
+            let range = port.range(sampleRate: sampleRate)
+            var kind = ""
+            if port.toggled { kind = " (on/off)" } else if port.integer { kind = " (integer)" }
+            lines.append(
+                "  \(port.symbol.padding(toLength: symbolWidth, withPad: " ", startingAt: 0))  "
+                    + "\(port.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  "
+                    + "\(number(range.lowerBound))...\(number(range.upperBound))  "
+                    + "default \(number(port.defaultValue(sampleRate: sampleRate)))"
+                    + (port.unit.label.isEmpty ? "" : " \(port.unit.label)") + kind)
+        }
+        if controls.isEmpty { lines.append("  (none)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// How the mono voice reaches the plugin and comes back.
+    private static func mapping(_ ins: Int, _ outs: Int) -> String {
+        guard (1...2).contains(ins), (1...2).contains(outs) else { return "" }
+        let input = ins == 1 ? "voice in" : "voice into both inputs"
+        let output = outs == 1 ? "output is the voice" : "the two outputs averaged to the voice"
+        return " (\(input); \(output))"
+    }
+
+    /// A value without trailing zeros: 0.4, 19200, -70.
+    private static func number(_ v: Float) -> String {
+        v == v.rounded() && abs(v) < 1e7 ? String(Int(v)) : String(format: "%g", Double(v))
+    }
+}
