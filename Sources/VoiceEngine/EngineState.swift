@@ -64,6 +64,8 @@ public struct EngineState: ~Copyable {
     var outputFloor: NoiseFloorTracker
     let detectsVoice: Bool
     var residualGate: SmoothedGain
+    /// Per-band residual echo suppression with comfort noise, after the preprocessor.
+    var postFilter: ResidualEchoSuppressor
     let residualGateGain: Float
 
     // Health.
@@ -137,6 +139,9 @@ public struct EngineState: ~Copyable {
         outputFloor = NoiseFloorTracker(frameSize: plan.frameSize, sampleRate: sampleRate)
         residualGate = SmoothedGain(initial: 1, rampLength: max(1, sampleRate / 100))
         residualGateGain = c.echoCancellation ? Decibels.amplitude(c.residualEchoGateDB) : 1
+        postFilter = ResidualEchoSuppressor(
+            strength: c.echoCancellation ? c.residualSuppression : 0, frameSize: plan.frameSize,
+            sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
 
         micMeter = LevelMeter(sampleRate: sampleRate)
         farMeter = LevelMeter(sampleRate: sampleRate)

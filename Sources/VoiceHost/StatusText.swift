@@ -12,7 +12,11 @@ enum StatusText {
             h.estimatedDelay >= 0 ? HealthText.milliseconds(h.estimatedDelay, rate: s.sampleRate) : "--"
         let erle =
             h.echoReturnLossEnhancement <= 0
-            ? "--" : String(format: "%.1f dB", Decibels.fromPower(Double(h.echoReturnLossEnhancement)))
+            ? "--"
+            : {
+                let db = Decibels.fromPower(Double(h.echoReturnLossEnhancement))
+                return String(format: "%.1f dB", db) + " (\(HealthText.verdict(erleDB: db).prefix { $0 != ":" }))"
+            }()
         var parts = [
             "mic \(short(h.micLevel))", "far \(short(h.farLevel))", "voice \(short(h.outputLevel))",
             "delay \(delay)", "ERLE \(erle)", "VAD \(h.voiceActive ? "voice" : "-")",
