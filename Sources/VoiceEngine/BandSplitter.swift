@@ -66,8 +66,13 @@ struct BandSplitter {
         for i in 0..<n { rest[i] = input[i] }
         for s in 0..<(bands - 1) {
             let k = coefficients + 5 * s
-            let b0 = k[0], b1 = k[1], b2 = k[2], a1 = k[3], a2 = k[4]
-            var z1 = state[2 * s], z2 = state[2 * s + 1]
+            let b0 = k[0]
+            let b1 = k[1]
+            let b2 = k[2]
+            let a1 = k[3]
+            let a2 = k[4]
+            var z1 = state[2 * s]
+            var z2 = state[2 * s + 1]
             let row = output + s * stride
             var e: Float = 0
             for i in 0..<n {

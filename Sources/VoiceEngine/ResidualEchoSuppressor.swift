@@ -153,8 +153,10 @@ struct ResidualEchoSuppressor: ~Copyable {
             var py: Float = 0
             for k in bandStart[b]..<bandStart[b + 1] {
                 let j = (n - k) & (n - 1)
-                let er = re[k] + re[j], ei = im[k] - im[j]
-                let yr = im[k] + im[j], yi = re[j] - re[k]
+                let er = re[k] + re[j]
+                let ei = im[k] - im[j]
+                let yr = im[k] + im[j]
+                let yi = re[j] - re[k]
                 pe += er * er + ei * ei
                 py += yr * yr + yi * yi
             }
@@ -171,11 +173,13 @@ struct ResidualEchoSuppressor: ~Copyable {
         guard isOn else { return }
         let share = strength * Self.tailShare
         for b in 0..<bands {
-            let e = error[b], y = echo[b]
+            let e = error[b]
+            let y = echo[b]
             residual[b] = max(tailDecay * residual[b], share * y)
             let g2 = max(1 - residual[b] / max(e, 1e-12), Self.floorGain * Self.floorGain)
             let previous = lagsOneFrame ? nextGain[b] : gain[b]
-            let g = min(min(max(RealtimeMath.squareRoot(g2), previous * fallPerFrame), previous * risePerFrame), 1)
+            let g = min(
+                min(max(RealtimeMath.squareRoot(g2), previous * fallPerFrame), previous * risePerFrame), 1)
             if lagsOneFrame {
                 gain[b] = nextGain[b]
                 nextGain[b] = g

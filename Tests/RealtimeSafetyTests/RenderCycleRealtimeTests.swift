@@ -51,6 +51,10 @@ struct RenderCycleRealtimeTests {
             configuration.monitor = true
             configuration.ducking = true
         }
+        if preset.hasPrefix("echo-cancel") {
+            // The residual echo post-filter runs in these cycles.
+            #expect(configuration.residualSuppression > 0)
+        }
         let rate = 48_000
         let engine = try VoiceEngine(
             configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
