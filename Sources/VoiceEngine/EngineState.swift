@@ -43,6 +43,10 @@ public struct EngineState: ~Copyable {
 
     // Reference alignment.
     var estimator: DelayEstimator
+    /// Clock drift from the slope of the estimator's peak lags; `driftPeaks` is the estimator's
+    /// peak count last fed to it.
+    var drift: DriftEstimator
+    var driftPeaks = 0
     let tracksDelay: Bool
     let delayMargin: Int
     let delayTolerance: Int
@@ -113,6 +117,7 @@ public struct EngineState: ~Copyable {
         let maximumDelay = Int(Double(c.maximumDelayMilliseconds) * perMs)
         estimator = DelayEstimator(
             sampleRate: sampleRate, maximumDelaySeconds: Double(c.maximumDelayMilliseconds) / 1000)
+        drift = DriftEstimator(sampleRate: sampleRate)
         tracksDelay = c.echoCancellation && c.delayMode == .auto
         delayMargin = Int(Double(c.delayMarginMilliseconds) * perMs)
         delayTolerance = max(Int(2 * perMs), delayMargin / 2)

@@ -23,6 +23,14 @@ public enum HealthText {
         db >= 35 ? "good" : db >= 20 ? "fair: faint echo may be heard" : "poor: echo audible, check the delay and speaker level"
     }
 
+    /// The clock drift between playback and mic in plain words ("drift 80 ppm, not compensated").
+    public static func drift(_ ppm: Float) -> String {
+        guard ppm.isFinite else { return "not measured yet" }
+        if abs(ppm) < 10 { return String(format: "none (%+.0f ppm)", ppm) }
+        return String(format: "%+.0f ppm", ppm)
+            + " (two clocks: not compensated, expect weaker echo removal; use one sound card if you can)"
+    }
+
     /// `2.4 kHz` or `850 Hz`.
     public static func frequency(_ hz: Float) -> String {
         hz >= 1_000 ? String(format: "%.1f kHz", hz / 1_000) : String(format: "%.0f Hz", hz)
@@ -56,6 +64,7 @@ extension OfflineReport {
         if referenceChannels > 0 {
             lines.append("  reference delay: " + HealthText.delay(h, rate: sampleRate) + ", canceller resets \(h.cancellerResets)")
             lines.append("  echo return loss enhancement (far end alone): " + HealthText.erle(h.echoReturnLossEnhancement))
+            lines.append("  clock drift, playback to mic: " + HealthText.drift(h.clockDriftPPM))
         }
         lines.append(
             "  levels at the end: mic \(HealthText.level(h.micLevel)), voice \(HealthText.level(h.outputLevel)); leveller gain "

@@ -23,6 +23,9 @@ enum StatusText {
             "xruns \(s.xruns)", String(format: "DSP %.1f%%", s.cpuLoad),
             String(format: "worst %.0f%%", s.cycle.worstPercentOfPeriod),
         ]
+        if h.clockDriftPPM.isFinite && abs(h.clockDriftPPM) >= 10 {
+            parts.append(String(format: "drift %+.0f ppm (not compensated)", h.clockDriftPPM))
+        }
         if s.cycle.overruns > 0 { parts.append("over \(s.cycle.overruns) (by its work \(s.cycle.workOverruns))") }
         if h.monitorMuted { parts.append("MONITOR MUTED (howl \(HealthText.frequency(h.feedbackFrequency)))") }
         if let recording { parts.append(recording) }
