@@ -77,6 +77,8 @@ public struct EngineState: ~Copyable {
     var farMeter: LevelMeter
     var outputMeter: LevelMeter
     var erle = ERLEMeter()
+    /// Which frames the ERLE figure counts as the far end alone.
+    var echoPath: EchoPathGate
     var figures = HealthFigures()
     /// Where figures are published for other threads; owned by `VoiceEngine`.
     let health: UnsafeMutablePointer<HealthBoard>
@@ -148,6 +150,7 @@ public struct EngineState: ~Copyable {
             strength: c.echoCancellation ? c.residualSuppression : 0, frameSize: plan.frameSize,
             sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
 
+        echoPath = EchoPathGate(frameSize: plan.frameSize, sampleRate: sampleRate)
         micMeter = LevelMeter(sampleRate: sampleRate)
         farMeter = LevelMeter(sampleRate: sampleRate)
         outputMeter = LevelMeter(sampleRate: sampleRate)
