@@ -15,7 +15,7 @@ struct HealthERLETests {
         // than at the 16-bit floor, where any two ways of measuring drift apart.
         let scenario = ResidualEchoSuppressorTests.reverberantScenario(rate: rate, nearEnd: false)
         var c = EngineConfiguration.echoCancel
-        c.residualSuppression = 0.5
+        c.residualSuppression = 0.3
         let engine = try VoiceEngine(configuration: c, sampleRate: rate, blockSize: 256)
         let output = OfflineRenderer(engine: engine).process(mic: scenario.mic, reference: [scenario.reference])
         let measured = Measure.ratioDB(scenario.mic, output, (5 * rate)..<scenario.mic.count)
