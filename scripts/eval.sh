@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scores `voicerack process` on the shared echo-cancellation yardstick (../shared/eval) at 48 and
-# 16 kHz, next to the textbook speexdsp baseline. Prints the tables and writes JSON/markdown into
+# 16 kHz, next to the textbook speexdsp baseline and WebRTC AEC3 (pywebrtc-audio). Prints the tables and writes JSON/markdown into
 # OUT (default: eval-results/). Usage: scripts/eval.sh [--preset NAME] [--block N] [--seed N] [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +25,6 @@ for rate in 48000 16000; do
   [ -f "$scen/index.json" ] || python3 "$eval_dir/make_scenarios.py" --out "$scen" --rate "$rate" ${seed:+--seed "$seed"} >&2
   python3 "$eval_dir/evaluate.py" --scenarios "$scen" \
     --cmd "$bin process --preset $preset --block $block --mic {mic} --ref {ref} --out {out} --quiet" \
-    --name "voicerack-$preset" --system speexdsp-ref \
+    --name "voicerack-$preset" --system speexdsp-ref --system webrtc \
     --json "$out/eval-$rate.json" --md "$out/eval-$rate.md" --details
 done

@@ -15,7 +15,7 @@ packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libs
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
   packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)
-  python_modules=(numpy scipy soundfile pesq pystoi pyroomacoustics)
+  python_modules=(numpy scipy soundfile pesq pystoi pyroomacoustics pywebrtc-audio)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -29,6 +29,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   # jackd2 asks whether to enable real-time priority; the default answer is fine here.
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
 fi
+# Import names differ from PyPI names where a module is not its distribution's name.
 for m in "${python_modules[@]}"; do
-  python3 -c "import $m" 2>/dev/null || pip install -q "$m" >&2
+  case "$m" in pywebrtc-audio) mod=pywebrtc_audio ;; *) mod=$m ;; esac
+  python3 -c "import $mod" 2>/dev/null || pip install -q "$m" >&2
 done

@@ -66,6 +66,15 @@ public struct DelayEstimator: ~Copyable {
     public private(set) var confidence: Float = 0
     /// Analyses done with far-end signal present (for tests and diagnostics).
     public private(set) var analyses = 0
+    /// The last clear peak's lag in full-rate samples, refined between decimated samples by a
+    /// parabola through the peak and its neighbours (for the drift estimate); -1 before the first.
+    public private(set) var preciseLag: Double = -1
+    /// Full-rate samples seen when the analysis behind `preciseLag` started.
+    public private(set) var preciseLagTime = 0
+    /// Clear peaks found so far (each updates `preciseLag`).
+    public private(set) var peaks = 0
+    private var samplesSeen = 0
+    private var analysisTime = 0
 
     /// An estimator for `sampleRate` Hz searching delays up to `maximumDelaySeconds`.
     public init(sampleRate: Int, maximumDelaySeconds: Double) {
@@ -138,6 +147,7 @@ public struct DelayEstimator: ~Copyable {
             micSum += mic[i]
             refSum += reference[i]
             phase += 1
+            samplesSeen += 1
             guard phase == decimation else { continue }
             micHistory[historyIndex] = micSum * scale
             refHistory[historyIndex] = refSum * scale
@@ -163,7 +173,10 @@ public struct DelayEstimator: ~Copyable {
             packedIm[i] = refHistory[j] * window[i]
             refPower += refHistory[j] * refHistory[j]
         }
-        if refPower / Float(size) > silenceFloor { stage = 1 }
+        if refPower / Float(size) > silenceFloor {
+            stage = 1
+            analysisTime = samplesSeen
+        }
     }
 
     /// Unpacks the two spectra, smooths their cross-spectrum and whitens it (PHAT) into
@@ -211,6 +224,7 @@ public struct DelayEstimator: ~Copyable {
             agreeingUpdates = 0
             return false
         }
+        refineLag(best)
         let tolerance = 2  // decimated samples: 1 ms at ~2 kHz
         if candidate >= 0 && abs(best - candidate) <= tolerance {
             agreeingUpdates += 1
@@ -224,5 +238,21 @@ public struct DelayEstimator: ~Copyable {
         let changed = newEstimate != estimate
         estimate = newEstimate
         return changed
+    }
+
+    /// Sets `preciseLag` from the peak at decimated lag `best` and its two neighbours.
+    @inline(__always) @_noLocks
+    private mutating func refineLag(_ best: Int) {
+        var offset = 0.0
+        if best > 0 && best < size - 1 {
+            let a = Double(abs(correlation[best - 1]))
+            let b = Double(abs(correlation[best]))
+            let c = Double(abs(correlation[best + 1]))
+            let curvature = a - 2 * b + c
+            if curvature < 0 { offset = max(-0.5, min(0.5, 0.5 * (a - c) / curvature)) }
+        }
+        preciseLag = (Double(best) + offset) * Double(decimation)
+        preciseLagTime = analysisTime
+        peaks += 1
     }
 }

@@ -45,6 +45,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Extra attenuation (dB, ≤ 0) of frames with far-end signal and no near-end voice, after
     /// the preprocessor's residual echo suppression; 0 = off.
     public var residualEchoGateDB: Float = 0
+    /// Strength of the residual echo post-filter (`ResidualEchoSuppressor`): how far the modelled
+    /// residual is overestimated; 0 = off, 1 = as measured.
+    public var residualSuppression: Float = 0
 
     // Leveller (AGC)
     public var leveller = false

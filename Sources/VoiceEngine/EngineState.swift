@@ -45,6 +45,10 @@ public struct EngineState: ~Copyable {
 
     // Reference alignment.
     var estimator: DelayEstimator
+    /// Clock drift from the slope of the estimator's peak lags; `driftPeaks` is the estimator's
+    /// peak count last fed to it.
+    var drift: DriftEstimator
+    var driftPeaks = 0
     let tracksDelay: Bool
     let delayMargin: Int
     let delayTolerance: Int
@@ -66,6 +70,8 @@ public struct EngineState: ~Copyable {
     var outputFloor: NoiseFloorTracker
     let detectsVoice: Bool
     var residualGate: SmoothedGain
+    /// Per-band residual echo suppression with comfort noise, after the preprocessor.
+    var postFilter: ResidualEchoSuppressor
     let residualGateGain: Float
 
     // Health.
@@ -73,6 +79,8 @@ public struct EngineState: ~Copyable {
     var farMeter: LevelMeter
     var outputMeter: LevelMeter
     var erle = ERLEMeter()
+    /// Which frames the ERLE figure counts as the far end alone.
+    var echoPath: EchoPathGate
     var figures = HealthFigures()
     /// Where figures are published for other threads; owned by `VoiceEngine`.
     let health: UnsafeMutablePointer<HealthBoard>
@@ -114,6 +122,7 @@ public struct EngineState: ~Copyable {
         let maximumDelay = Int(Double(c.maximumDelayMilliseconds) * perMs)
         estimator = DelayEstimator(
             sampleRate: sampleRate, maximumDelaySeconds: Double(c.maximumDelayMilliseconds) / 1000)
+        drift = DriftEstimator(sampleRate: sampleRate)
         tracksDelay = c.echoCancellation && c.delayMode == .auto
         delayMargin = Int(Double(c.delayMarginMilliseconds) * perMs)
         delayTolerance = max(Int(2 * perMs), delayMargin / 2)
@@ -140,7 +149,11 @@ public struct EngineState: ~Copyable {
         outputFloor = NoiseFloorTracker(frameSize: plan.frameSize, sampleRate: sampleRate)
         residualGate = SmoothedGain(initial: 1, rampLength: max(1, sampleRate / 100))
         residualGateGain = c.echoCancellation ? Decibels.amplitude(c.residualEchoGateDB) : 1
+        postFilter = ResidualEchoSuppressor(
+            strength: c.echoCancellation ? c.residualSuppression : 0, frameSize: plan.frameSize,
+            sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
 
+        echoPath = EchoPathGate(frameSize: plan.frameSize, sampleRate: sampleRate)
         micMeter = LevelMeter(sampleRate: sampleRate)
         farMeter = LevelMeter(sampleRate: sampleRate)
         outputMeter = LevelMeter(sampleRate: sampleRate)

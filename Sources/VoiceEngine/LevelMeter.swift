@@ -78,7 +78,10 @@ struct ERLEMeter {
             resetsSeen = resets
         }
         if settleRemaining > 0 {
-            settleRemaining -= frames
+            // Never below 0: a negative count read as "first frame" and restarted the settling
+            // for ever whenever the frame did not divide 3 s (e.g. 256-sample frames), so the
+            // figure was never measured.
+            settleRemaining = max(0, settleRemaining - frames)
             return
         }
         micEnergy += Double(mic) * Double(frames)

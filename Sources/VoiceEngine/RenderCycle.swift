@@ -94,9 +94,13 @@ extension EngineState {
     mutating func trackDelay(_ n: Int) {
         guard tracksDelay else { return }
         applyDelaySeed()
-        guard estimator.process(mic: buffers.mic, reference: buffers.referenceMono, frames: n) else {
-            return
+        let accepted = estimator.process(mic: buffers.mic, reference: buffers.referenceMono, frames: n)
+        if estimator.peaks != driftPeaks {
+            driftPeaks = estimator.peaks
+            drift.add(lag: estimator.preciseLag, time: estimator.preciseLagTime)
+            if let ppm = drift.ppm { figures.clockDriftPPM = Float(ppm) }
         }
+        guard accepted else { return }
         figures.estimatedDelay = estimator.estimate
         figures.delayConfidence = estimator.confidence
         let target = max(0, estimator.estimate - delayMargin)

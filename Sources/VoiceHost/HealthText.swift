@@ -9,9 +9,26 @@ public enum HealthText {
         linear <= 1e-6 ? "-inf dBFS" : String(format: "%.1f dBFS", Decibels.fromAmplitude(linear))
     }
 
-    /// ERLE in dB, or "not measured" when no far-end-only audio was seen.
+    /// ERLE in dB with a plain-language verdict, or "not measured" when no far-end-only audio
+    /// was seen: "echo removed: 42.0 dB (good)".
     public static func erle(_ ratio: Float) -> String {
-        ratio <= 0 ? "not measured (no far-end-only audio yet)" : String(format: "%.1f dB", Decibels.fromPower(Double(ratio)))
+        guard ratio > 0 else { return "not measured (no far-end-only audio yet)" }
+        let db = Decibels.fromPower(Double(ratio))
+        return String(format: "echo removed: %.1f dB", db) + " (\(verdict(erleDB: db)))"
+    }
+
+    /// What an ERLE measured where the far end talks alone means to a listener: above ~35 dB
+    /// the echo is hard to hear, 20–35 dB it is faint, below 20 dB it is clearly audible.
+    public static func verdict(erleDB db: Double) -> String {
+        db >= 35 ? "good" : db >= 20 ? "fair: faint echo may be heard" : "poor: echo audible, check the delay and speaker level"
+    }
+
+    /// The clock drift between playback and mic in plain words ("drift 80 ppm, not compensated").
+    public static func drift(_ ppm: Float) -> String {
+        guard ppm.isFinite else { return "not measured yet" }
+        if abs(ppm) < 10 { return String(format: "none (%+.0f ppm)", ppm) }
+        return String(format: "%+.0f ppm", ppm)
+            + " (two clocks: not compensated, expect weaker echo removal; use one sound card if you can)"
     }
 
     /// `2.4 kHz` or `850 Hz`.
@@ -46,7 +63,8 @@ extension OfflineReport {
         ]
         if referenceChannels > 0 {
             lines.append("  reference delay: " + HealthText.delay(h, rate: sampleRate) + ", canceller resets \(h.cancellerResets)")
-            lines.append("  echo return loss enhancement: " + HealthText.erle(h.echoReturnLossEnhancement))
+            lines.append("  echo return loss enhancement (far end alone): " + HealthText.erle(h.echoReturnLossEnhancement))
+            lines.append("  clock drift, playback to mic: " + HealthText.drift(h.clockDriftPPM))
         }
         lines.append(
             "  levels at the end: mic \(HealthText.level(h.micLevel)), voice \(HealthText.level(h.outputLevel)); leveller gain "

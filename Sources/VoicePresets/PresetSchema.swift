@@ -84,6 +84,7 @@ enum PresetSchema {
         .number("preprocessor", "echo_suppress_active_db", \.echoSuppressActiveDB, -90...0, "dB", "Most attenuation of residual echo while the near end talks too (double talk)."),
         .boolean("preprocessor", "vad", \.voiceActivityDetection, "Detect speech, so the leveller only adapts while someone talks."),
         .boolean("preprocessor", "dereverb", \.dereverb, "Reduce room reverberation (can sound processed)."),
+        .number("preprocessor", "residual_suppression", \.residualSuppression, 0...4, "", "Residual echo post-filter strength after the canceller: per-band gains with comfort noise; 1 = the residual as measured, higher removes more echo but can thin double talk.", zero: "off"),
         .number("preprocessor", "residual_echo_gate_db", \.residualEchoGateDB, -30...0, "dB", "Extra attenuation while only the far end plays (0 = off); stronger values can clip double talk."),
 
         .boolean("agc", "enabled", \.leveller, "Level the voice towards target_dbfs."),

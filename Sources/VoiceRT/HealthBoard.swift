@@ -31,6 +31,7 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
     @usableFromInline let monitorMuted = Atomic<Bool>(false)
     @usableFromInline let feedbackFrequency = Atomic<UInt32>(0)
     @usableFromInline let feedbackEvents = Atomic<Int>(0)
+    @usableFromInline let clockDriftPPM = Atomic<UInt32>(Float.nan.bitPattern)
 
     public init() {}
 
@@ -59,6 +60,7 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         monitorMuted.store(figures.monitorMuted, ordering: .relaxed)
         feedbackFrequency.store(figures.feedbackFrequency.bitPattern, ordering: .relaxed)
         feedbackEvents.store(figures.feedbackEvents, ordering: .relaxed)
+        clockDriftPPM.store(figures.clockDriftPPM.bitPattern, ordering: .relaxed)
     }
 
     /// The figures as last published. - Realtime: not needed there; any thread may call.
@@ -86,6 +88,7 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         f.monitorMuted = monitorMuted.load(ordering: .relaxed)
         f.feedbackFrequency = Float(bitPattern: feedbackFrequency.load(ordering: .relaxed))
         f.feedbackEvents = feedbackEvents.load(ordering: .relaxed)
+        f.clockDriftPPM = Float(bitPattern: clockDriftPPM.load(ordering: .relaxed))
         return f
     }
 }
@@ -96,6 +99,9 @@ public struct HealthFigures: Sendable, BitwiseCopyable {
     public var micLevel: Float = 0
     /// Microphone peak level with a slow release.
     public var micPeak: Float = 0
+    /// Clock drift between playback and mic in ppm, from the slope of the echo delay; NaN
+    /// until measured (positive: the echo's delay grows).
+    public var clockDriftPPM: Float = .nan
     /// Far-end (echo reference) RMS level.
     public var farLevel: Float = 0
     /// Processed voice RMS level.

@@ -8,6 +8,8 @@
 //      length and preprocessor settings, on pre-converted 16-bit frames (through
 //      SpeexVoiceProcessor, whose two methods are one C call each).
 // Each is run `--repeat` times, alternating, on one thread; the minimum thread CPU time counts.
+// The post-filter's share is the full chain's time minus that of the same chain with
+// `residual_suppression = 0`, as a fraction of the full chain.
 // Build with `-c release` (scripts/bench.sh) for numbers that mean anything.
 
 import ArgumentParser
@@ -51,28 +53,50 @@ struct Bench: ParsableCommand {
             return
         }
         if let channels = recorderChannels {
-            try RecorderBench.run(channels: channels, seconds: seconds, rate: rate, block: 256, folder: NSTemporaryDirectory())
+            try RecorderBench.run(
+                channels: channels, seconds: seconds, rate: rate, block: 256, folder: NSTemporaryDirectory()
+            )
             return
         }
         let configuration = try PresetLibrary.standard().load(preset).configuration
         let audio = Scenario(rate: rate, seconds: seconds)
-        print("voicerack-bench: preset \(preset), \(seconds) s at \(rate) Hz, min of \(self.repeat) runs, thread CPU time")
-        print("block  frame  full chain s  bare speexdsp s  ratio  full ×RT  mean load  worst load")
+        print(
+            "voicerack-bench: preset \(preset), \(seconds) s at \(rate) Hz, min of \(self.repeat) runs, thread CPU time"
+        )
+        print(
+            "block  frame  full chain s  bare speexdsp s  ratio  full ×RT  mean load  worst load  post-filter share"
+        )
+        // The same chain without the residual echo post-filter: the difference is its own cost.
+        var withoutPostFilter = configuration
+        withoutPostFilter.residualSuppression = 0
         for block in blocks.split(separator: ",").compactMap({ Int($0) }) {
             var full = Measurement()
             var bare = Double.infinity
+            var noPostFilter = Double.infinity
             for _ in 0..<self.repeat {
-                let engine = try VoiceEngine(configuration: configuration, sampleRate: rate, blockSize: block)
+                let engine = try VoiceEngine(
+                    configuration: configuration, sampleRate: rate, blockSize: block)
                 full = min(full, runFullChain(engine, audio, block: block))
                 bare = min(bare, runBareSpeex(engine.speexSettings, audio))
+                let plain = try VoiceEngine(
+                    configuration: withoutPostFilter, sampleRate: rate, blockSize: block)
+                let t0 = threadCPUTime()
+                renderAll(plain, audio, block: block) { _ in }
+                noPostFilter = min(noPostFilter, threadCPUTime() - t0)
             }
+            let share =
+                configuration.residualSuppression > 0 ? max(0, full.total - noPostFilter) / full.total : 0
             let period = Double(block) / Double(rate)
             print(
                 String(
-                    format: "%5d  %5d  %12.3f  %15.3f  %5.3f  %8.0f  %8.2f%%  %9.2f%%",
-                    block, FramePlan(blockSize: block, sampleRate: rate, frameMilliseconds: configuration.frameMilliseconds).frameSize,
+                    format: "%5d  %5d  %12.3f  %15.3f  %5.3f  %8.0f  %8.2f%%  %9.2f%%  %16.1f%%",
+                    block,
+                    FramePlan(
+                        blockSize: block, sampleRate: rate, frameMilliseconds: configuration.frameMilliseconds
+                    ).frameSize,
                     full.total, bare, full.total / bare, Double(seconds) / full.total,
-                    100 * full.total / Double(audio.blocks(block)) / period, 100 * full.worst / period))
+                    100 * full.total / Double(audio.blocks(block)) / period, 100 * full.worst / period,
+                    100 * share))
         }
     }
 
@@ -113,7 +137,8 @@ struct Bench: ParsableCommand {
     func runBareSpeex(_ settings: SpeexSettings, _ audio: Scenario) -> Double {
         let processor = SpeexVoiceProcessor(settings: settings, sampleRate: rate)
         let f = settings.frameSize
-        let mic = audio.mic16, far = audio.far16
+        let mic = audio.mic16
+        let far = audio.far16
         var out = [Int16](repeating: 0, count: f)
         var micFrame = [Int16](repeating: 0, count: f)
         var farFrame = [Int16](repeating: 0, count: f)
@@ -156,7 +181,8 @@ struct Scenario {
         let n = rate * seconds
         far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 1)
         let room = Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.06, tail: 0.1, gain: 0.5, seed: 2)
-        let near = Signals.delayed(Signals.speechLike(count: n, sampleRate: rate, rms: 0.04, seed: 3), by: n / 3)
+        let near = Signals.delayed(
+            Signals.speechLike(count: n, sampleRate: rate, rms: 0.04, seed: 3), by: n / 3)
         mic = Signals.mix(Signals.convolve(far, room), near)
         mic16 = mic.map { Int16(max(-32768, min(32767, $0 * 32768))) }
         far16 = far.map { Int16(max(-32768, min(32767, $0 * 32768))) }

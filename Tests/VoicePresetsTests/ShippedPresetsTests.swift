@@ -32,6 +32,7 @@ import VoiceEngine
         #expect(c.echoSuppressDB == -45)
         #expect(c.echoSuppressActiveDB == -10)
         #expect(c.residualEchoGateDB == -3)
+        #expect(c.residualSuppression == 0.3)
         #expect(c.levellerTargetDBFS == -20)
         #expect(c.levellerMaxGainDB == 12)
         #expect(c.levellerSpeedDBPerSecond == 6)

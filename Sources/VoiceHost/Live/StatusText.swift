@@ -13,13 +13,20 @@ enum StatusText {
             h.estimatedDelay >= 0 ? HealthText.milliseconds(h.estimatedDelay, rate: s.sampleRate) : "--"
         let erle =
             h.echoReturnLossEnhancement <= 0
-            ? "--" : String(format: "%.1f dB", Decibels.fromPower(Double(h.echoReturnLossEnhancement)))
+            ? "--"
+            : {
+                let db = Decibels.fromPower(Double(h.echoReturnLossEnhancement))
+                return String(format: "%.1f dB", db) + " (\(HealthText.verdict(erleDB: db).prefix { $0 != ":" }))"
+            }()
         var parts = [
             "mic \(short(h.micLevel))", "far \(short(h.farLevel))", "voice \(short(h.outputLevel))",
             "delay \(delay)", "ERLE \(erle)", "VAD \(h.voiceActive ? "voice" : "-")",
             "xruns \(d.xruns)", String(format: "DSP %.1f%%", d.cpuLoad),
             String(format: "worst %.0f%%", d.cycle.worstPercentOfPeriod),
         ]
+        if h.clockDriftPPM.isFinite && abs(h.clockDriftPPM) >= 10 {
+            parts.append(String(format: "drift %+.0f ppm (not compensated)", h.clockDriftPPM))
+        }
         if d.cycle.overruns > 0 { parts.append("over \(d.cycle.overruns) (by its work \(d.cycle.workOverruns))") }
         if s.voiceMuted { parts.append(s.talkingWhileMuted ? "VOICE MUTED (you are talking)" : "VOICE MUTED") }
         if h.monitorMuted { parts.append("MONITOR MUTED (howl \(HealthText.frequency(h.feedbackFrequency)))") }
