@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "VoiceHost",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
+                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceStream",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 

@@ -16,6 +16,8 @@ public struct HostError: Error, CustomStringConvertible, Equatable {
         case cannotCreate = 73
         /// EX_IOERR: reading or writing failed.
         case io = 74
+        /// EX_NOPERM: a server refused the credentials (an Icecast source password).
+        case noPermission = 77
         /// Stopped by SIGINT/SIGTERM before the work was done (128 + SIGINT, the shell's
         /// convention); nothing partial is left behind.
         case interrupted = 130

@@ -19,6 +19,9 @@ struct LiveControl {
     let preset: String
     /// The playing backing track, whose level `backing.level_db` sets.
     let backing: BackingTrack?
+    /// The recordings and the stream, which `stream start|stop` controls.
+    let recorder: LiveRecorder
+    let streaming: LiveStreaming?
 
     static let help = [
         "commands (one per line):",
@@ -26,6 +29,7 @@ struct LiveControl {
         "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`)",
         "  show            every key's running value and what it allows",
         "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
+        "  stream start|stop  start or stop the Icecast stream (--stream); recording goes on",
         "  mute on|off     mute voice_out (20 ms glide; the recordings of the voice too); while muted,",
         "                  talking into the mic is reported",
         "  help            this list",
@@ -47,6 +51,16 @@ struct LiveControl {
         case "unmute":
             host.rearmFeedbackGuard()
             return ["monitor unmuted; the feedback guard watches again"]
+        case "stream":
+            guard let streaming else { return ["no stream configured; start voicerack with --stream URL"] }
+            switch words.dropFirst().first {
+            case "start":
+                do { return [try streaming.start(host, recorder: recorder)] } catch { return ["stream: \(error.message)"] }
+            case "stop":
+                return [streaming.stop(host, recorder: recorder) ?? "not streaming"]
+            default:
+                return ["usage: stream start|stop"]
+            }
         case "mute":
             guard words.count == 2, let on = ["on": true, "off": false][words[1]] else {
                 return ["usage: mute on|off"]

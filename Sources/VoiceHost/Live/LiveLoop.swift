@@ -12,6 +12,7 @@ final class LiveLoop {
     let driver: JACKDriver
     let host: CycleHost
     let recorder: LiveRecorder
+    let streaming: LiveStreaming?
     let backing: BackingTrack?
     let out: StatusOutput
     let control: LiveControl
@@ -24,10 +25,13 @@ final class LiveLoop {
 
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
     /// the driver when that fails.
-    init(_ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder) throws(HostError) {
+    init(
+        _ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder, streaming: LiveStreaming?
+    ) throws(HostError) {
         self.request = request
         self.driver = driver
         self.recorder = recorder
+        self.streaming = streaming
         out = StatusOutput(level: request.logLevel)
         do {
             host = try CycleHost(
@@ -48,7 +52,9 @@ final class LiveLoop {
             throw HostError(.unavailable, "\(error)")
         }
         blockSize = driver.blockSize
-        control = LiveControl(host: host, preset: request.presetArgument ?? request.presetName, backing: backing)
+        control = LiveControl(
+            host: host, preset: request.presetArgument ?? request.presetName, backing: backing, recorder: recorder,
+            streaming: streaming)
         commands = request.control ? StandardInputLines() : nil
     }
 
@@ -61,6 +67,7 @@ final class LiveLoop {
         var startLines: [String] = []
         do {
             if recorder.recordsFromStart { startLines = try recorder.start(host, client: driver.clientName) }
+            if let streaming { startLines.append(try streaming.start(host, recorder: recorder)) }
             try driver.start(host)
         } catch let error as HostError {
             driver.close()
@@ -127,6 +134,7 @@ final class LiveLoop {
             throw HostError(.unavailable, message)
         }
         for line in recorder.newProblems() { out.log(line, level: .error) }
+        for line in streaming?.takeMessages() ?? [] { out.log(line, level: line.contains("stopped") ? .error : .info) }
         for command in commands?.take() ?? [] {
             for line in control.handle(command) { out.log(line) }
         }
@@ -144,7 +152,8 @@ final class LiveLoop {
         }
         if Date().timeIntervalSince(lastStatus) >= out.interval {
             lastStatus = Date()
-            out.status(StatusText.line(now, driver.status(), recording: recorder.statusText))
+            let recording = [recorder.statusText, streaming?.statusText].compactMap { $0 }.joined(separator: "  ")
+            out.status(StatusText.line(now, driver.status(), recording: recording.isEmpty ? nil : recording))
         }
     }
 
@@ -186,6 +195,7 @@ final class LiveLoop {
     /// within a timeout, and prints the summary. A second SIGINT/SIGTERM while leaving exits at
     /// once (the files are already final).
     func finish() {
+        if let line = streaming?.stop(host, recorder: recorder) { out.log("summary: " + line) }
         _ = recorder.stop(detachingFrom: host)
         for line in recorder.finishedLines { out.log("summary: " + line) }
         SignalWaiter.exitOnNextSignal(
@@ -198,6 +208,7 @@ final class LiveLoop {
         if recorder.isRecording {
             for line in recorder.stop(detachingFrom: host, force: true) { out.log("summary: " + line) }
         }
+        if let line = streaming?.stop(host, recorder: recorder, force: true) { out.log("summary: " + line) }
         out.log("summary: " + RecordingText.timing(driver.status()))
     }
 }

@@ -24,7 +24,19 @@ final class LiveRecorder {
     /// A line per finished file, for the exit summary.
     private(set) var finishedLines: [String] = []
 
+    /// Routes fed beside the recordings (the Icecast stream's input); every route change keeps
+    /// them. Change with `reroute`.
+    private(set) var extraRoutes: [TapRoute] = []
+
     init(_ options: LiveRecordingOptions) { self.options = options }
+
+    /// Feeds `extra` beside the open recordings from the next cycle on; false when the process
+    /// thread kept the old set (stuck), which changes nothing.
+    func reroute(_ host: CycleHost, extra: [TapRoute]) -> Bool {
+        guard host.route(active.map { TapRoute(tap: $0.tap, input: $0.recording.input) } + extra) else { return false }
+        extraRoutes = extra
+        return true
+    }
 
     /// True while recordings are open.
     var isRecording: Bool { !active.isEmpty }
@@ -57,7 +69,7 @@ final class LiveRecorder {
                 throw HostError(.cannotCreate, error.description)
             }
         }
-        guard host.route(made.map { TapRoute(tap: $0.tap, input: $0.recording.input) }) else {
+        guard host.route(made.map { TapRoute(tap: $0.tap, input: $0.recording.input) } + extraRoutes) else {
             Self.discard(made)
             throw HostError(.io, "the process thread did not take the new recordings (is it stuck?); not recording")
         }
@@ -72,7 +84,7 @@ final class LiveRecorder {
     /// open unless `force`, which the caller gives once no process thread can run any more.
     func stop(detachingFrom host: CycleHost, force: Bool = false) -> [String] {
         guard !active.isEmpty else { return [] }
-        if !host.route([]), !force {
+        if !host.route(extraRoutes), !force {
             return ["could not take the recordings from the process thread (is it stuck?); they are finalised at exit"]
         }
         // Finish all first, so their writers flush in parallel, then wait for each.

@@ -4,6 +4,8 @@ import Logging
 import VoiceCycle
 import VoiceEngine
 import VoiceJACK
+import VoiceRecorder
+import VoiceStream
 
 /// What `voicerack run` runs.
 public struct LiveRequest: Sendable {
@@ -22,6 +24,9 @@ public struct LiveRequest: Sendable {
     public var backingPath: String?
     /// The least severe log lines printed (`--log-level`).
     public var logLevel: Logger.Level = .info
+    /// Stream a tap to Icecast from the start (`--stream`), and which tap.
+    public var stream: StreamSettings?
+    public var streamTap: Tap = .voice
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
@@ -54,13 +59,16 @@ public enum LiveSession {
         let recorder = LiveRecorder(request.recording)
         try recorder.check(client: request.options.name)
         if let path = request.backingPath { _ = try BackingTrack.open(path) }
+        let streaming = try request.stream.map { (settings) throws(HostError) in
+            try LiveStreaming(settings: settings, tap: request.streamTap)
+        }
         let driver: JACKDriver
         do {
             driver = try JACKDriver(options: request.options)
         } catch {
             throw HostError(.unavailable, error.message)
         }
-        let loop = try LiveLoop(request, driver: driver, recorder: recorder)
+        let loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming)
         defer { loop.backing?.stop() }
         try loop.start()
         while true {
