@@ -4,6 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# JACK keeps a registry of at most 8 servers in /dev/shm; a server killed with SIGKILL (a crashed
+# test run, a user's kill -9) keeps its entry until a server of the same name starts again, and
+# once 8 are taken no test can start its own ("Too many servers already active"). With no JACK
+# server running at all, every entry is such a leftover: clear them.
+if ! pgrep -x jackd >/dev/null && ! pgrep -x jackdbus >/dev/null; then
+  rm -f /dev/shm/jack-shm-registry /dev/shm/jack_sem.* 2>/dev/null || true
+fi
 swift build --build-tests
 swift test --skip RealtimeSafetyTests
 runtime=$(clang --print-file-name=libclang_rt.rtsan-x86_64.a 2>/dev/null || true)

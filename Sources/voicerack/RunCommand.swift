@@ -4,6 +4,8 @@ import VoiceFiles
 import VoiceHost
 import VoiceJACK
 import VoicePresets
+import VoiceRecorder
+import VoiceStream
 
 /// `voicerack run`: the live JACK client.
 struct Run: ParsableCommand {
@@ -105,7 +107,36 @@ struct Run: ParsableCommand {
             valueName: "level"))
     var logLevel = "info"
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Stream a tap to Icecast while running: icecast://USER:PASS@HOST:PORT/MOUNT (the mount's .ogg/.opus or .mp3 picks the format; the password may come from --stream-password-env or --stream-password-file instead and is never printed).",
+            valueName: "url"))
+    var stream: String?
+
+    @Option(name: .long, help: ArgumentHelp("Tap to stream: voice (default), mic, reference, monitor, karaoke.", valueName: "tap"))
+    var streamTap = "voice"
+
+    @Option(name: .long, help: ArgumentHelp("Stream format: opus or mp3 (default: from the mount's extension, else opus).", valueName: "format"))
+    var streamFormat: String?
+
+    @Option(name: .long, help: ArgumentHelp("Stream bitrate in kb/s (default 64 for Opus, 128 for MP3).", valueName: "kbps"))
+    var streamBitrate: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Environment variable holding the stream's source password.", valueName: "name"))
+    var streamPasswordEnv: String?
+
+    @Option(name: .long, help: ArgumentHelp("File holding the stream's source password (first line).", valueName: "path"))
+    var streamPasswordFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Stream name, description and genre shown by Icecast.", valueName: "text"))
+    var streamName: String?
+
     func validate() throws {
+        guard let tap = Tap(rawValue: streamTap), tap != .tuning else {
+            throw ValidationError("--stream-tap \(streamTap) is not a tap that can stream; use voice, mic, reference, monitor or karaoke")
+        }
+        _ = tap
         guard LogLevelChoice.parse(logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
         }
@@ -144,6 +175,16 @@ struct Run: ParsableCommand {
             request.control = control
             request.logLevel = LogLevelChoice.parse(logLevel) ?? .info
             request.backingPath = backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
+            if let stream {
+                var settings = StreamSettings(url: stream)
+                settings.format = streamFormat
+                settings.bitrateKbps = streamBitrate
+                settings.passwordEnv = streamPasswordEnv
+                settings.passwordFile = streamPasswordFile
+                settings.name = streamName
+                request.stream = settings
+                request.streamTap = Tap(rawValue: streamTap) ?? .voice
+            }
             try LiveSession.run(request)
         } catch {
             throw failureExit(reporting: error)

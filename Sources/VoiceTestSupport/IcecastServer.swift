@@ -1,21 +1,20 @@
 import Foundation
-import VoiceTestSupport
 
-/// A private icecast2 (Debian's) for one test: its own icecast.xml, logs and pid file in a
+/// A private icecast2 (Debian's) for one test (streaming tests, `run --stream` tests): its own icecast.xml, logs and pid file in a
 /// temporary folder, a free port on 127.0.0.1, no burst on connect (a listener gets audio from
 /// the moment it joins). Icecast refuses to run as root, so as root it changes to `nobody`
 /// (`<changeowner>`), which needs the folder to be writable by that user.
-final class IcecastServer {
-    static let executable = "/usr/bin/icecast2"
-    static var available: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+public final class IcecastServer {
+    public static let executable = "/usr/bin/icecast2"
+    public static var available: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
-    let folder: TemporaryFolder
-    let port: Int
-    let sourcePassword: String
-    let adminPassword = "admin-\(UInt32.random(in: 0...UInt32.max))"
+    public let folder: TemporaryFolder
+    public let port: Int
+    public let sourcePassword: String
+    public let adminPassword = "admin-\(UInt32.random(in: 0...UInt32.max))"
     private var process: Process?
 
-    init(sourcePassword: String) throws {
+    public init(sourcePassword: String) throws {
         folder = try TemporaryFolder()
         chmod(folder.path, 0o777)
         port = try Self.freePort()
@@ -48,7 +47,7 @@ final class IcecastServer {
     }
 
     /// Starts icecast2 and waits until it accepts connections.
-    func start() throws {
+    public func start() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.executable)
         p.arguments = ["-c", folder.file("icecast.xml")]
@@ -64,16 +63,16 @@ final class IcecastServer {
     }
 
     /// SIGTERM and wait.
-    func stop() { signal(SIGTERM) }
+    public func stop() { signal(SIGTERM) }
 
     /// SIGKILL and wait: the server dies as in a crash, connections drop.
-    func kill() { signal(SIGKILL) }
+    public func kill() { signal(SIGKILL) }
 
     /// SIGSTOP: the server stops reading; connections stay open, the network "stalls".
-    func pause() { if let p = process { Foundation.kill(p.processIdentifier, SIGSTOP) } }
+    public func pause() { if let p = process { Foundation.kill(p.processIdentifier, SIGSTOP) } }
 
     /// SIGCONT.
-    func resume() { if let p = process { Foundation.kill(p.processIdentifier, SIGCONT) } }
+    public func resume() { if let p = process { Foundation.kill(p.processIdentifier, SIGCONT) } }
 
     private func signal(_ sig: Int32) {
         guard let p = process, p.isRunning else { return }
@@ -84,7 +83,7 @@ final class IcecastServer {
     }
 
     /// Listeners on `mount` now, from the admin stats (0 when the mount has no source).
-    func listeners(_ mount: String) -> Int {
+    public func listeners(_ mount: String) -> Int {
         guard
             let r = try? CommandRunner.run(
                 "/usr/bin/curl",
@@ -97,20 +96,20 @@ final class IcecastServer {
     }
 
     /// True while a source is connected on `mount`.
-    func hasSource(_ mount: String) -> Bool {
+    public func hasSource(_ mount: String) -> Bool {
         let r = try? CommandRunner.run(
             "/usr/bin/curl", ["-s", "-u", "admin:\(adminPassword)", "http://127.0.0.1:\(port)/admin/stats"])
         return r?.standardOutput.contains("<source mount=\"\(mount)\">") ?? false
     }
 
     /// What icecast2 logged (errors and accesses).
-    var logs: String {
+    public var logs: String {
         ["error.log", "access.log"].compactMap { try? String(contentsOfFile: folder.file($0), encoding: .utf8) }
             .joined(separator: "\n")
     }
 
     /// A port nothing listens on now (bound to 0 and released).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -128,7 +127,7 @@ final class IcecastServer {
     }
 
     /// True when something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -143,7 +142,7 @@ final class IcecastServer {
     }
 }
 
-struct ServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct ServerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import VoiceFiles
+import VoiceTestSupport
+
+/// `voicerack run --stream` against a real icecast2 and a real listener (ffmpeg): the stream
+/// carries what the local recording holds.
+extension LiveClientTests {
+    static var streamToolsAvailable: Bool {
+        IcecastServer.available && Tools.which("ffmpeg") != nil && Tools.jackSimpleClient != nil
+    }
+
+    @Test(
+        "run --stream: ffmpeg decodes the mount; it matches the local recording (duration ±1 s, level within 1 dB, same content); the password is never printed",
+        .enabled(if: streamToolsAvailable, "icecast2, ffmpeg or jack_simple_client missing"))
+    func streamsWhatItRecords() throws {
+        let password = "s3cret-\(UInt32.random(in: 0...UInt32.max))"
+        let icecast = try IcecastServer(sourcePassword: password)
+        defer { icecast.stop() }
+        let server = try JACKServer()
+        defer { server.stop() }
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let local = folder + "/local.wav", decoded = folder + "/decoded.wav"
+        let url = "icecast://source:\(password)@127.0.0.1:\(icecast.port)/live.ogg"
+        let rate = 48_000
+        let speech = try TestFiles.wav(
+            folder + "/speech.wav", [Signals.speechLike(count: rate * 8, sampleRate: rate, rms: 0.08, seed: 61)], rate: rate)
+        let silence = try TestFiles.wav(folder + "/far.wav", [[Float](repeating: 0, count: rate * 8)], rate: rate)
+        let (voicerack, _) = try launchRecordingClient(on: server, ["--stream", url, "--record", local])
+        defer { voicerack.stop(SIGKILL) }
+        #expect(poll(timeout: 15) { icecast.hasSource("/live.ogg") }, "no source on the mount:\n\(voicerack.output)")
+        // A real listener from the moment the mount exists, for 7 s, while the peer plays 8 s of speech.
+        let listener = try ChildProcess(
+            Tools.which("ffmpeg")!,
+            ["-nostdin", "-loglevel", "error", "-i", "http://127.0.0.1:\(icecast.port)/live.ogg", "-t", "7", "-ac", "1",
+             "-ar", "48000", "-c:a", "pcm_f32le", decoded])
+        defer { listener.stop(SIGKILL) }
+        #expect(poll(timeout: 10) { icecast.listeners("/live.ogg") > 0 }, "ffmpeg did not connect: \(listener.output)")
+        let peer = try TestPeer.start(
+            server: server, target: Self.recordingClient, mic: speech, ref: silence, out: folder + "/peer.wav")
+        let listenerStatus = listener.waitForExit(timeout: 40)
+        _ = TestPeer.finish(peer)
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 30) == 0, "\(voicerack.output)")
+        try #require(listenerStatus == 0, "ffmpeg: \(listener.output)")
+        let output = voicerack.output
+        #expect(output.contains("streaming voice to icecast://source@127.0.0.1:\(icecast.port)/live.ogg"), "\(output)")
+        #expect(output.contains("summary: streamed voice to"), "\(output)")
+        #expect(!output.contains(password), "the password appeared in voicerack's output")
+
+        let heard = try AudioFileContents.read(decoded).channels[0]
+        let recorded = try AudioFileContents.read(local).channels[0]
+        let seconds = Double(heard.count) / Double(rate)
+        print("stream: decoded \(String(format: "%.2f", seconds)) s of 7 s asked; local recording \(Double(recorded.count) / Double(rate)) s")
+        #expect(abs(seconds - 7) < 1, "decoded \(seconds) s of the 7 s asked")
+        // Same content: a second of the decoded speech found in the recording (coarse search at
+        // 1/8 of the rate, then refined), correlating above 0.9.
+        let probeStart = heard.count / 2, probeLength = rate
+        let probe = Array(heard[probeStart..<(probeStart + probeLength)])
+        let (lag, correlation) = Self.bestMatch(of: probe, in: recorded)
+        print("stream: decoded second found at \(lag) in the recording, normalised correlation \(correlation)")
+        #expect(correlation > 0.9)
+        // Same level over three aligned seconds.
+        let offset = lag - probeStart
+        let span = (probeStart - rate)..<(probeStart + 2 * rate)
+        let levelHeard = Measure.levelDB(heard, span)
+        let levelLocal = Measure.levelDB(recorded, (span.lowerBound + offset)..<(span.upperBound + offset))
+        print("stream: level decoded \(levelHeard) dBFS, local \(levelLocal) dBFS")
+        #expect(abs(levelHeard - levelLocal) < 1)
+    }
+
+    /// Where `probe` best matches in `signal` (normalised correlation), searching every 8th
+    /// lag on every 8th sample first, then refining around the best one.
+    static func bestMatch(of probe: [Float], in signal: [Float]) -> (lag: Int, correlation: Double) {
+        func correlation(_ lag: Int, step: Int) -> Double {
+            var dot = 0.0, a = 0.0, b = 0.0
+            var i = 0
+            while i < probe.count {
+                let x = Double(probe[i]), y = Double(signal[lag + i])
+                dot += x * y
+                a += x * x
+                b += y * y
+                i += step
+            }
+            return a > 0 && b > 0 ? dot / (a * b).squareRoot() : 0
+        }
+        let last = signal.count - probe.count
+        guard last > 0 else { return (0, 0) }
+        var best = (lag: 0, correlation: -1.0)
+        for lag in stride(from: 0, to: last, by: 8) {
+            let c = correlation(lag, step: 8)
+            if c > best.correlation { best = (lag, c) }
+        }
+        var refined = (lag: best.lag, correlation: -1.0)
+        for lag in max(0, best.lag - 8)...min(last - 1, best.lag + 8) {
+            let c = correlation(lag, step: 1)
+            if c > refined.correlation { refined = (lag, c) }
+        }
+        return refined
+    }
+}
