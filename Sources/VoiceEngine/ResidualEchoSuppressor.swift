@@ -203,8 +203,6 @@ struct ResidualEchoSuppressor: ~Copyable {
         }
         // The rows are only measured here: the frame itself gets one gain (see the type's notes).
         splitter.split(frame, f, into: rows, stride: f, energy: outputEnergy)
-        for i in 0..<f { noise[i] = nextRandom() }
-        noiseSplitter.split(noise, f, into: noiseRows, stride: f, energy: noiseEnergy)
         var kept: Float = 0
         var total: Float = 0
         for b in 0..<bands {
@@ -223,11 +221,17 @@ struct ResidualEchoSuppressor: ~Copyable {
         appliedGain = end
         // Comfort noise makes up the power the gain removed from each band's floor:
         // c² = floor · (1 − G²), on noise normalised to unit power per band.
-        let keptStart = RealtimeMath.squareRoot(max(0, 1 - start * start))
-        let keptEnd = RealtimeMath.squareRoot(max(0, 1 - end * end))
         for b in 0..<bands {
             let power = outputEnergy[b] / Float(f)
             outputFloor[b] = power < outputFloor[b] ? max(power, 1e-14) : outputFloor[b] * floorRise
+        }
+        // An open gain took nothing away: no comfort noise to make (most frames with voice).
+        guard min(start, end) < 0.9999 else { return }
+        for i in 0..<f { noise[i] = nextRandom() }
+        noiseSplitter.split(noise, f, into: noiseRows, stride: f, energy: noiseEnergy)
+        let keptStart = RealtimeMath.squareRoot(max(0, 1 - start * start))
+        let keptEnd = RealtimeMath.squareRoot(max(0, 1 - end * end))
+        for b in 0..<bands {
             let np = noiseEnergy[b] / Float(f)
             noisePower[b] = noisePower[b] == 0 ? np : noisePower[b] + 0.05 * (np - noisePower[b])
             let level = RealtimeMath.squareRoot(outputFloor[b] / max(noisePower[b], 1e-20))
