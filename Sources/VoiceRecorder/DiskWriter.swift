@@ -112,7 +112,7 @@ final class DiskWriter: @unchecked Sendable {
         do {
             let next = try AudioFileWriter(
                 path: path, format: spec.format, sampleRate: spec.sampleRate, channels: spec.channels)
-            next.updateHeaderAfterEveryWrite()
+            next.limitCrashLoss()
             file = next
             bytesInFile = 0
             files.withLock { $0.append(path) }

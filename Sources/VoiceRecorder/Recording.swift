@@ -38,7 +38,7 @@ public final class Recording: @unchecked Sendable {
         } catch {
             throw RecordingError(path: spec.path, message: error.description, beforeStart: true)
         }
-        first.updateHeaderAfterEveryWrite()
+        first.limitCrashLoss()
         input = Self.makeInput(spec)
         writer = DiskWriter(spec: spec, input: input, firstFile: first)
         let thread = Thread { [writer, finished] in

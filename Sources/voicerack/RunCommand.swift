@@ -35,6 +35,10 @@ struct Run: ParsableCommand {
             --record, SIGUSR1 records the voice to voicerack-{client}-{date}-{time}-{tap}.wav in the \
             current folder. Example: kill -USR1 $(pidof voicerack)
 
+            After a crash or SIGKILL a take stays readable: WAV (the default), W64, RF64, CAF and \
+            AIFF lose under 0.1 s; FLAC, Opus and MP3 (written at a constant bitrate) about 0.15 s; \
+            Ogg Vorbis up to about 2 s (libsndfile cannot flush a partial Vorbis page).
+
             The status line shows the worst callback time as % of the period and, while recording, \
             the files and frames lost to a slow disk (the files keep their timeline: lost frames \
             are written as silence). SIGINT/SIGTERM finalise every file and print a summary.
