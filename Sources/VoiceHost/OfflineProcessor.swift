@@ -46,6 +46,8 @@ public struct OfflineReport: Sendable {
     public let tapLines: [String]
     /// Frames of the backing track its reader did not deliver in time (nil without a backing).
     public internal(set) var backingUnderruns: Int?
+    /// How the output was written when that is worth saying (a followed symbolic link).
+    public internal(set) var outputNote: String?
 }
 
 /// Runs the engine over files: the same render cycle, block by block, as the JACK client runs.
@@ -86,16 +88,16 @@ public enum OfflineProcessor {
         } catch {
             throw HostError(.usage, error.description)
         }
-        let temporary = temporaryPath(for: request.outputPath)
+        let target = try OutputTarget.resolve(request.outputPath, format: format)
         let cpuStart = cpuTime()
         do {
             let writer = try AudioFileWriter(
-                path: temporary, format: format, sampleRate: inputs.sampleRate, channels: 1)
+                path: target.writePath, format: format, sampleRate: inputs.sampleRate, channels: 1)
             try render(inputs, engine: engine, into: writer, taps: taps, progress: progress)
             try writer.close()
-            try moveIntoPlace(temporary, request.outputPath)
+            try target.commit()
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+            target.discard()
             _ = try? taps.finish()
             throw HostError(error.isDataError ? .data : .io, error.description)
         }
@@ -105,6 +107,7 @@ public enum OfflineProcessor {
             referenceChannels: inputs.reference.count, plan: engine.plan, liveLatency: engine.latency,
             health: engine.health(), format: format, cpuSeconds: cpuTime() - cpuStart, notes: inputs.notes,
             tapLines: tapLines)
+        report.outputNote = target.note
         report.backingUnderruns = backing?.underruns
         return report
     }
@@ -164,21 +167,6 @@ public enum OfflineProcessor {
         }
         guard fm.isWritableFile(atPath: folder) else {
             throw HostError(.cannotCreate, "cannot create \(path): folder \(folder) is not writable")
-        }
-    }
-
-    static func temporaryPath(for path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let ext = (name as NSString).pathExtension
-        // Keep the extension: some libsndfile formats are chosen by it.
-        let tmp = ".\(name).partial-\(getpid())" + (ext.isEmpty ? "" : ".\(ext)")
-        return directory.isEmpty ? tmp : directory + "/" + tmp
-    }
-
-    static func moveIntoPlace(_ temporary: String, _ path: String) throws(AudioFileError) {
-        guard rename(temporary, path) == 0 else {
-            throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
         }
     }
 

@@ -35,7 +35,8 @@ struct RecorderCrashTests {
         #expect(file.frames <= 48_000 * 3)
         #expect(file.channels[0] == indexSignal(file.frames))
         let sox = try CommandRunner.run("/usr/bin/soxi", ["-s", Self.path])
-        #expect(sox.status == 0 && Int(sox.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) == file.frames)
+        #expect(
+            sox.status == 0 && Int(sox.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) == file.frames)
     }
 }
 
@@ -47,9 +48,12 @@ struct RecorderFormatCrashTests {
     /// Seconds recorded before the kill.
     static let seconds = 4.0
 
-    @Test("after SIGKILL a take keeps all but its last moments", arguments: [
-        ("wav", 0.5), ("w64", 0.5), ("rf64", 0.5), ("caf", 0.5), ("flac", 0.5), ("opus", 0.5), ("mp3", 0.5), ("ogg", 2.5),
-    ])
+    @Test(
+        "after SIGKILL a take keeps all but its last moments",
+        arguments: [
+            ("wav", 0.5), ("w64", 0.5), ("rf64", 0.5), ("caf", 0.5), ("flac", 0.5), ("opus", 0.5), ("mp3", 0.5),
+            ("ogg", 2.5),
+        ])
     func survivesSIGKILL(container: String, bound: Double) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "voicerack-sigkill-\(getpid())-\(UUID().uuidString).\(container)"
