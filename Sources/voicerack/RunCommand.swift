@@ -19,7 +19,9 @@ struct Run: ParsableCommand {
             Recording: --record FILE records the processed voice; --record TAP=FILE records a tap: \
             voice, mic (raw), reference (far end as sent to the speakers, 2 ch), monitor (2 ch) or \
             tuning (mic, reference mix and voice in 3 sample-aligned channels). FILE may contain \
-            {date}, {time}, {client} and {tap}. Bad formats are refused (64), as are files that \
+            {date}, {time} (HHMMSS), {ms} (its milliseconds), {n} (the take of this run, from 1), \
+            {client} and {tap}. A name a take of this run already wrote is never reused, even with \
+            --force: the new take gets -2, -3 ... before the extension, and its log line says so. Bad formats are refused (64), as are files that \
             cannot be created or exist without --force (73), before the client starts.
 
             Backing track: --backing FILE (or the preset's [backing] file) plays a track (any format \
