@@ -1,4 +1,5 @@
 import CSndFile
+import Glibc
 
 /// Writes interleaved Float frames to a new audio file with libsndfile.
 ///
@@ -14,6 +15,8 @@ public final class AudioFileWriter {
     private var file: OpaquePointer?
     /// Frames written so far.
     public private(set) var framesWritten = 0
+    /// Device and inode of the file as opened, to notice it being deleted or replaced.
+    private let identity: (device: UInt, inode: UInt)?
 
     /// Creates (or, when the caller has decided so, replaces) the file at `path`.
     public init(path: String, format: AudioFormat, sampleRate: Int, channels: Int) throws(AudioFileError) {
@@ -31,6 +34,27 @@ public final class AudioFileWriter {
         self.path = path
         self.channels = channels
         self.format = format
+        identity = Self.identity(of: path)
+    }
+
+    private static func identity(of path: String) -> (device: UInt, inode: UInt)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt(status.st_dev), UInt(status.st_ino))
+    }
+
+    /// Nil while the path still names the file being written; otherwise what became of it
+    /// (deleted, or replaced by another file), as a sentence naming the path. The writes go on
+    /// into the file that is no longer there, so whatever was written is gone.
+    public func pathProblem() -> String? {
+        guard let identity else { return nil }
+        guard let now = Self.identity(of: path) else {
+            return "\(path) was deleted while recording; the audio written to it is gone"
+        }
+        guard now == identity else {
+            return "\(path) was replaced by another file while recording; the audio written to it is gone"
+        }
+        return nil
     }
 
     deinit { if let file { sf_close(file) } }

@@ -18,6 +18,8 @@ final class DiskWriter: @unchecked Sendable {
     /// Files written so far (main thread reads after the thread ended, or under the mutex).
     let files = Mutex<[String]>([])
     let failure = Mutex<RecordingError?>(nil)
+    /// A file deleted or replaced under the writer (checked at every sync and before closing).
+    let fileProblem = Mutex<String?>(nil)
 
     init(spec: RecordingSpec, input: RecorderInput, firstFile: AudioFileWriter) {
         self.spec = spec
@@ -44,6 +46,7 @@ final class DiskWriter: @unchecked Sendable {
             }
             if ProcessInfo.processInfo.systemUptime - lastSync >= spec.syncInterval {
                 file?.sync()
+                checkPath()
                 lastSync = ProcessInfo.processInfo.systemUptime
             }
             if !wrote { usleep(5_000) }
@@ -129,7 +132,14 @@ final class DiskWriter: @unchecked Sendable {
         close()
     }
 
+    /// Notes the first time the file being written is no longer at its path.
+    private func checkPath() {
+        guard let problem = file?.pathProblem() else { return }
+        fileProblem.withLock { $0 = $0 ?? problem }
+    }
+
     private func close() {
+        checkPath()
         guard let f = file else { return }
         file = nil
         do { try f.close() } catch {

@@ -92,7 +92,9 @@ public final class Recording: @unchecked Sendable {
     public func waitUntilFinished() -> RecordingResult {
         if let result { return result }
         finished.wait()
-        let r = RecordingResult(status: status, files: writer.files.withLock { $0 }, error: writer.failure.withLock { $0 })
+        let r = RecordingResult(
+            status: status, files: writer.files.withLock { $0 }, error: writer.failure.withLock { $0 },
+            fileProblem: writer.fileProblem.withLock { $0 })
         result = r
         return r
     }
@@ -137,4 +139,6 @@ public struct RecordingResult: Sendable {
     public let files: [String]
     /// What stopped it early, if anything.
     public let error: RecordingError?
+    /// A file that was deleted or replaced while it recorded (its audio is gone), if any.
+    public var fileProblem: String? = nil
 }
