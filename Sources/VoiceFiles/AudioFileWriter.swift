@@ -1,4 +1,5 @@
 import CSndFile
+import Glibc
 
 /// Writes interleaved Float frames to a new audio file with libsndfile.
 ///
@@ -14,6 +15,8 @@ public final class AudioFileWriter {
     private var file: OpaquePointer?
     /// Frames written so far.
     public private(set) var framesWritten = 0
+    /// Device and inode of the file as opened, to notice it being deleted or replaced.
+    private let identity: (device: UInt, inode: UInt)?
 
     /// Creates (or, when the caller has decided so, replaces) the file at `path`.
     public init(path: String, format: AudioFormat, sampleRate: Int, channels: Int) throws(AudioFileError) {
@@ -31,6 +34,27 @@ public final class AudioFileWriter {
         self.path = path
         self.channels = channels
         self.format = format
+        identity = Self.identity(of: path)
+    }
+
+    private static func identity(of path: String) -> (device: UInt, inode: UInt)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt(status.st_dev), UInt(status.st_ino))
+    }
+
+    /// Nil while the path still names the file being written; otherwise what became of it
+    /// (deleted, or replaced by another file), as a sentence naming the path. The writes go on
+    /// into the file that is no longer there, so whatever was written is gone.
+    public func pathProblem() -> String? {
+        guard let identity else { return nil }
+        guard let now = Self.identity(of: path) else {
+            return "\(path) was deleted while recording; the audio written to it is gone"
+        }
+        guard now == identity else {
+            return "\(path) was replaced by another file while recording; the audio written to it is gone"
+        }
+        return nil
     }
 
     deinit { if let file { sf_close(file) } }
@@ -54,12 +78,28 @@ public final class AudioFileWriter {
         }
     }
 
-    /// Makes libsndfile rewrite the header after every write, so the file stays readable up to
-    /// the last write if the process dies. Only for uncompressed formats: codec streams (Ogg,
-    /// FLAC, MP3) carry no size header to fix, and rewriting one corrupts an Ogg stream.
-    public func updateHeaderAfterEveryWrite() {
-        guard let file, format.bytesPerSample != nil else { return }
-        sf_command(file, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
+    /// Bounds what a SIGKILL can cost a recording; call right after opening, before any write.
+    ///
+    /// * Uncompressed formats: the header is rewritten after every write, so the file stays
+    ///   readable up to the last write (measured: under 0.1 s lost).
+    /// * Opus: an Ogg page at least every 250 ms (libsndfile's default is 1000 ms; 1 s lost).
+    /// * MP3: constant bitrate. Its data is on disk as it is encoded, but a VBR file's length is
+    ///   only known from the tag written at close; without it readers guess from the first
+    ///   frames' bitrate (a 20 s take read as 8 s). A CBR file's length follows from its size.
+    /// * FLAC: nothing to do (frames are written as encoded; readers take the length as unknown).
+    /// * Ogg Vorbis: nothing libsndfile offers; it writes a page only once one is full, so up to
+    ///   about 2 s are lost (README and `run --help` say so).
+    public func limitCrashLoss() {
+        guard let file else { return }
+        if format.bytesPerSample != nil {
+            sf_command(file, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
+        } else if format.encoding == "opus" {
+            var latency = 250.0
+            sf_command(file, Int32(SFC_SET_OGG_PAGE_LATENCY_MS), &latency, Int32(MemoryLayout<Double>.size))
+        } else if format.encoding == "mp3" {
+            var mode = Int32(SF_BITRATE_MODE_CONSTANT)
+            sf_command(file, Int32(SFC_SET_BITRATE_MODE), &mode, Int32(MemoryLayout<Int32>.size))
+        }
     }
 
     /// Flushes libsndfile's and the operating system's buffers to the disk (fsync), so a power

@@ -12,6 +12,10 @@ enum RecordingText {
         let spec = recording.spec
         let s = result.status
         let seconds = Double(s.framesWritten) / Double(spec.sampleRate)
+        if let problem = result.fileProblem {
+            return "NOT recorded \(tap.rawValue): \(problem) ("
+                + String(format: "%.2f s", seconds) + " written into it)"
+        }
         var line = "recorded \(tap.rawValue) to \(result.files.joined(separator: ", ")) (\(spec.format), \(spec.channels) ch): "
             + "\(s.framesWritten) frames, " + String(format: "%.2f s", seconds)
             + ", lost \(s.framesLost), padded \(s.framesPadded)"

@@ -19,6 +19,8 @@ final class DiskWriter: @unchecked Sendable {
     /// Files written so far (main thread reads after the thread ended, or under the mutex).
     let files = Mutex<[String]>([])
     let failure = Mutex<RecordingError?>(nil)
+    /// A file deleted or replaced under the writer (checked at every sync and before closing).
+    let fileProblem = Mutex<String?>(nil)
 
     init(spec: RecordingSpec, buffer: BlockBuffer, firstFile: AudioFileWriter) {
         self.spec = spec
@@ -46,6 +48,7 @@ final class DiskWriter: @unchecked Sendable {
             }
             if ProcessInfo.processInfo.systemUptime - lastSync >= spec.syncInterval {
                 file?.sync()
+                checkPath()
                 lastSync = ProcessInfo.processInfo.systemUptime
             }
             if !wrote { usleep(5_000) }
@@ -113,7 +116,7 @@ final class DiskWriter: @unchecked Sendable {
         do {
             let next = try AudioFileWriter(
                 path: path, format: spec.format, sampleRate: spec.sampleRate, channels: spec.channels)
-            next.updateHeaderAfterEveryWrite()
+            next.limitCrashLoss()
             file = next
             bytesInFile = 0
             files.withLock { $0.append(path) }
@@ -130,7 +133,14 @@ final class DiskWriter: @unchecked Sendable {
         close()
     }
 
+    /// Notes the first time the file being written is no longer at its path.
+    private func checkPath() {
+        guard let problem = file?.pathProblem() else { return }
+        fileProblem.withLock { $0 = $0 ?? problem }
+    }
+
     private func close() {
+        checkPath()
         guard let f = file else { return }
         file = nil
         do { try f.close() } catch {

@@ -39,7 +39,7 @@ public final class Recording: @unchecked Sendable {
         } catch {
             throw RecordingError(path: spec.path, message: error.description, beforeStart: true)
         }
-        first.updateHeaderAfterEveryWrite()
+        first.limitCrashLoss()
         buffer = BlockBuffer(channels: spec.channels, blockFrames: spec.blockFrames, blockCount: spec.blockCount)
         input = buffer.input
         writer = DiskWriter(spec: spec, buffer: buffer, firstFile: first)
@@ -63,7 +63,9 @@ public final class Recording: @unchecked Sendable {
     public func waitUntilFinished() -> RecordingResult {
         if let result { return result }
         finished.wait()
-        let r = RecordingResult(status: status, files: writer.files.withLock { $0 }, error: writer.failure.withLock { $0 })
+        let r = RecordingResult(
+            status: status, files: writer.files.withLock { $0 }, error: writer.failure.withLock { $0 },
+            fileProblem: writer.fileProblem.withLock { $0 })
         result = r
         return r
     }
@@ -108,4 +110,6 @@ public struct RecordingResult: Sendable {
     public let files: [String]
     /// What stopped it early, if anything.
     public let error: RecordingError?
+    /// A file that was deleted or replaced while it recorded (its audio is gone), if any.
+    public var fileProblem: String? = nil
 }

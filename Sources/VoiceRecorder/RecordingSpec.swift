@@ -52,19 +52,38 @@ public struct RecordingSpec: Sendable {
     }
 }
 
-/// File names from a template: `{date}` (YYYY-MM-DD), `{time}` (HHMMSS), `{client}`, `{tap}`.
+/// File names from a template: `{date}` (YYYY-MM-DD), `{time}` (HHMMSS), `{ms}` (the
+/// milliseconds of that second, 000-999), `{n}` (the take: 1 for the first of a run, counted up
+/// by every start), `{client}`, `{tap}`.
 public enum RecordingName {
-    /// Expands `template` for `tap` of `client` at `date` (local time).
-    public static func expand(_ template: String, client: String, tap: String, date: Date = Date()) -> String {
+    /// Expands `template` for `tap` of `client` at `date` (local time), take number `take`.
+    public static func expand(
+        _ template: String, client: String, tap: String, date: Date = Date(), take: Int = 1
+    ) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
         let day = formatter.string(from: date)
         formatter.dateFormat = "HHmmss"
         let time = formatter.string(from: date)
+        formatter.dateFormat = "SSS"
+        let milliseconds = formatter.string(from: date)
         return template.replacingOccurrences(of: "{date}", with: day)
             .replacingOccurrences(of: "{time}", with: time)
+            .replacingOccurrences(of: "{ms}", with: milliseconds)
+            .replacingOccurrences(of: "{n}", with: String(take))
             .replacingOccurrences(of: "{client}", with: client)
             .replacingOccurrences(of: "{tap}", with: tap)
+    }
+
+    /// `path` with `-2`, `-3`, ... before its extension, the first not in `taken`.
+    public static func unused(_ path: String, taken: Set<String>) -> String {
+        guard taken.contains(path) else { return path }
+        let url = URL(fileURLWithPath: path)
+        let ext = url.pathExtension
+        let stem = String(path.dropLast(ext.isEmpty ? 0 : ext.count + 1))
+        var index = 2
+        while taken.contains(stem + "-\(index)" + (ext.isEmpty ? "" : "." + ext)) { index += 1 }
+        return stem + "-\(index)" + (ext.isEmpty ? "" : "." + ext)
     }
 }

@@ -100,7 +100,7 @@ struct Process: ParsableCommand {
                 request, configuration: loaded.configuration, progress: { bar.update($0) })
             bar.finish()
             guard !quiet else { return }
-            for note in report.notes { printNote(note) }
+            for note in report.notes + [report.outputNote].compactMap({ $0 }) { printNote(note) }
             print(report.summary(micPath: mic, outputPath: out, presetName: loaded.name))
         } catch {
             throw failureExit(reporting: error)

@@ -21,7 +21,9 @@ struct Run: ParsableCommand {
             Recording: --record FILE records the processed voice; --record TAP=FILE records a tap: \
             voice, mic (raw), reference (far end as sent to the speakers, 2 ch), monitor (2 ch) or \
             tuning (mic, reference mix and voice in 3 sample-aligned channels). FILE may contain \
-            {date}, {time}, {client} and {tap}. Bad formats are refused (64), as are files that \
+            {date}, {time} (HHMMSS), {ms} (its milliseconds), {n} (the take of this run, from 1), \
+            {client} and {tap}. A name a take of this run already wrote is never reused, even with \
+            --force: the new take gets -2, -3 ... before the extension, and its log line says so. Bad formats are refused (64), as are files that \
             cannot be created or exist without --force (73), before the client starts.
 
             Backing track: --backing FILE (or the preset's [backing] file) plays a track (any format \
@@ -36,6 +38,10 @@ struct Run: ParsableCommand {
             written; starting opens new files from the same templates (so {time} differs). Without \
             --record, SIGUSR1 records the voice to voicerack-{client}-{date}-{time}-{tap}.wav in the \
             current folder. Example: kill -USR1 $(pidof voicerack)
+
+            After a crash or SIGKILL a take stays readable: WAV (the default), W64, RF64, CAF and \
+            AIFF lose under 0.1 s; FLAC, Opus and MP3 (written at a constant bitrate) about 0.15 s; \
+            Ogg Vorbis up to about 2 s (libsndfile cannot flush a partial Vorbis page).
 
             The status line shows the worst callback time as % of the period and, while recording, \
             the files and frames lost to a slow disk (the files keep their timeline: lost frames \

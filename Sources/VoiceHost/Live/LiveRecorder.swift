@@ -21,6 +21,10 @@ final class LiveRecorder {
 
     private let options: LiveRecordingOptions
     private var active: [Active] = []
+    /// Takes started so far (`{n}` of the next one is this + 1).
+    private var takes = 0
+    /// Every path a take of this run wrote: never written again, even with --force.
+    private var written: Set<String> = []
     /// A line per finished file, for the exit summary.
     private(set) var finishedLines: [String] = []
 
@@ -61,7 +65,7 @@ final class LiveRecorder {
         guard active.isEmpty else { return [] }
         let planned = try plan(client: client, sampleRate: host.sampleRate, date: Date())
         var made: [Active] = []
-        for (tap, spec) in planned {
+        for (tap, spec, _) in planned {
             do {
                 made.append(Active(tap: tap, recording: try Recording(spec: spec)))
             } catch {
@@ -74,8 +78,11 @@ final class LiveRecorder {
             throw HostError(.io, "the process thread did not take the new recordings (is it stuck?); not recording")
         }
         active = made
-        return made.map { a in
+        takes += 1
+        written.formUnion(made.map(\.recording.spec.path))
+        return zip(made, planned).map { a, p in
             "recording \(a.tap.rawValue) to \(a.recording.spec.path) (\(a.recording.spec.format), \(a.tap.channels) ch)"
+                + (p.2.map { "; \($0) was written earlier in this run; this take is \(a.recording.spec.path)" } ?? "")
         }
     }
 
@@ -116,15 +123,19 @@ final class LiveRecorder {
             + (failed > 0 ? " (\(failed) failed)" : "") + ", lost \(lost)"
     }
 
-    /// Each target's path and spec for `client` at `date`, checked (format, path, duplicates).
-    private func plan(client: String, sampleRate: Int, date: Date) throws(HostError) -> [(Tap, RecordingSpec)] {
+    /// Each target's path and spec for `client` at `date`, checked (format, path, duplicates),
+    /// with the name the template gave when a take of this run had written it already (the
+    /// path then carries a `-2`, `-3` ... suffix).
+    private func plan(client: String, sampleRate: Int, date: Date) throws(HostError) -> [(Tap, RecordingSpec, String?)] {
         let targets = options.effectiveTargets
         guard targets.count <= CycleHost.maximumRecordings else {
             throw HostError(.usage, "--record: at most \(CycleHost.maximumRecordings) recordings at once (\(targets.count) given)")
         }
-        var planned: [(Tap, RecordingSpec)] = []
+        var planned: [(Tap, RecordingSpec, String?)] = []
         for target in targets {
-            let path = RecordingName.expand(target.template, client: client, tap: target.tap.rawValue, date: date)
+            let expanded = RecordingName.expand(
+                target.template, client: client, tap: target.tap.rawValue, date: date, take: takes + 1)
+            let path = RecordingName.unused(expanded, taken: written)
             guard let chosen = options.format ?? AudioFormat.forPath(path) else {
                 throw HostError(
                     .usage,
@@ -138,7 +149,7 @@ final class LiveRecorder {
             try OfflineProcessor.checkOutputPath(path, force: options.force)
             var spec = RecordingSpec(path: path, format: format, sampleRate: sampleRate, channels: target.tap.channels)
             spec.bufferSeconds = options.bufferSeconds
-            planned.append((target.tap, spec))
+            planned.append((target.tap, spec, path == expanded ? nil : expanded))
         }
         return planned
     }

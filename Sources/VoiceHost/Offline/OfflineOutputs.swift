@@ -18,11 +18,16 @@ final class OfflineOutputs {
         let tap: Tap
         let finalPath: String
         let recording: Recording
+        /// How the file is written: a temporary renamed into place, or straight into a device or
+        /// FIFO (`OutputTarget`).
+        let target: OutputTarget
         /// The finished spec's name for rotated files (`out-0002.wav`).
         let finalSpec: RecordingSpec
     }
 
     let outputs: [Output]
+    /// What the user should know about where files went (a followed symbolic link).
+    let notes: [String]
 
     /// Checks every path and format, refuses two outputs to one file, and opens them all before
     /// any audio is processed. `outputPath` is the voice; `taps` the extra recordings.
@@ -55,20 +60,25 @@ final class OfflineOutputs {
             planned.append((tap, RecordingSpec(path: path, format: chosen, sampleRate: sampleRate, channels: tap.channels)))
         }
         for (_, spec) in planned { try OfflineProcessor.checkOutputPath(spec.path, force: force) }
+        let targets = try planned.map { (tap, spec) throws(HostError) in try OutputTarget.resolve(spec.path, format: spec.format) }
         var opened: [Output] = []
-        for (tap, spec) in planned {
-            var temporary = spec
-            temporary.path = OfflineProcessor.temporaryPath(for: spec.path)
+        for ((tap, spec), target) in zip(planned, targets) {
+            var writing = spec
+            writing.path = target.writePath
             // Offline the writer is never starved: a small buffer is enough.
-            temporary.bufferSeconds = 2
+            writing.bufferSeconds = 2
+            // A device or FIFO is one stream: it cannot roll over into numbered files.
+            if target.finalPath == nil { writing.maximumFileBytes = nil }
             do {
-                opened.append(Output(tap: tap, finalPath: spec.path, recording: try Recording(spec: temporary), finalSpec: spec))
+                opened.append(
+                    Output(tap: tap, finalPath: spec.path, recording: try Recording(spec: writing), target: target, finalSpec: spec))
             } catch {
                 Self.discard(opened)
                 throw HostError(.cannotCreate, "\(spec.path): \(error.description)")
             }
         }
         outputs = opened
+        notes = targets.compactMap(\.note)
     }
 
     /// A path's identity for duplicate checks: the folder resolved (symlinks, `..`) plus the name.
@@ -111,15 +121,21 @@ final class OfflineOutputs {
             if let error = result.error { failure = HostError(.io, "\(o.finalPath): \(error.description)") }
         }
         if let failure {
-            for (_, result) in results { for file in result.files { unlink(file) } }
+            for (o, result) in results where o.target.finalPath != nil { for file in result.files { unlink(file) } }
             throw failure
         }
         for (o, result) in results {
             var finals: [String] = []
             for (i, file) in result.files.enumerated() {
-                let target = o.finalSpec.rotatedPath(i)
-                do { try OfflineProcessor.moveIntoPlace(file, target) } catch { throw HostError(.io, error.description) }
-                finals.append(target)
+                // A device or FIFO was written in place; a regular file (or a link's target) is
+                // renamed over, numbered after the first when it rolled over.
+                guard let final = o.target.finalPath else {
+                    finals.append(o.finalPath)
+                    continue
+                }
+                let destination = i == 0 ? final : RecordingSpec(path: final, format: o.finalSpec.format, sampleRate: 1, channels: 1).rotatedPath(i)
+                do { try OfflineProcessor.moveIntoPlace(file, destination) } catch { throw HostError(.io, error.description) }
+                finals.append(i == 0 ? o.finalPath : destination)
             }
             let written = result.status.framesWritten
             if o.tap == .voice && o.finalPath == outputs[0].finalPath {
@@ -139,7 +155,9 @@ final class OfflineOutputs {
     private static func discard(_ outputs: [Output]) {
         for o in outputs {
             o.recording.finishProducer()
-            for file in o.recording.waitUntilFinished().files { unlink(file) }
+            let files = o.recording.waitUntilFinished().files
+            // Never unlink a device or FIFO that was written in place.
+            if o.target.finalPath != nil { for file in files { unlink(file) } }
         }
     }
 }

@@ -47,6 +47,8 @@ public struct OfflineReport: Sendable {
     public let tapLines: [String]
     /// Frames of the backing track its reader did not deliver in time (nil without a backing).
     public internal(set) var backingUnderruns: Int?
+    /// How the output was written when that is worth saying (a followed symbolic link).
+    public internal(set) var outputNote: String?
 }
 
 /// Runs a session over files: the offline driver renders the very cycle the JACK client runs
@@ -126,6 +128,7 @@ public enum OfflineProcessor {
             plan: host.plan, liveLatency: status.latency, health: host.status().health, format: format,
             cpuSeconds: cpuTime() - cpuStart, notes: notes, tapLines: written.tapLines)
         report.backingUnderruns = backing?.underruns
+        report.outputNote = outputs.notes.isEmpty ? nil : outputs.notes.joined(separator: "; ")
         return report
     }
 
@@ -163,21 +166,6 @@ public enum OfflineProcessor {
         }
         guard fm.isWritableFile(atPath: folder) else {
             throw HostError(.cannotCreate, "cannot create \(path): folder \(folder) is not writable")
-        }
-    }
-
-    static func temporaryPath(for path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let ext = (name as NSString).pathExtension
-        // Keep the extension: some libsndfile formats are chosen by it.
-        let tmp = ".\(name).partial-\(getpid())" + (ext.isEmpty ? "" : ".\(ext)")
-        return directory.isEmpty ? tmp : directory + "/" + tmp
-    }
-
-    static func moveIntoPlace(_ temporary: String, _ path: String) throws(AudioFileError) {
-        guard rename(temporary, path) == 0 else {
-            throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
         }
     }
 
