@@ -8,9 +8,12 @@ import VoiceTestSupport
 /// the last second before the kill.
 @Suite("Recorder crash safety")
 struct RecorderCrashTests {
-    /// Where the child process records; fixed, because the child cannot be handed a path.
+    /// Where the child process records. The child cannot be handed a path, so it is derived from
+    /// what parent and child share, the test bundle's own path: builds in other checkouts running
+    /// at the same time use other files.
     static var path: String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("voicerack-sigkill-test.wav").path
+        let bundle = CommandLine.arguments[0].map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("voicerack-sigkill-\(String(bundle.suffix(80))).wav").path
     }
 
     @Test("after SIGKILL the file opens with libsndfile and sox and holds all but the last second")
