@@ -4,8 +4,10 @@
 set -euo pipefail
 # dbus-daemon and python3-dbus: jackdbus + jack_control, the only way to change a running server's
 # sample rate (switch-master), which the live tests use.
+# pipewire, pipewire-bin (pw-metadata) and pipewire-jack (pw-jack): the live tests also run voicerack
+# through PipeWire's JACK on a private headless PipeWire; nothing is made the system's libjack.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
-  dbus-daemon python3-dbus)
+  dbus-daemon python3-dbus pipewire pipewire-bin pipewire-jack)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
   packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)
