@@ -38,7 +38,7 @@ extension LiveClientTests {
 
     /// Starts jack_simple_client (0.2-amplitude sines) on `graph` and connects its first output to
     /// voicerack's mic_in.
-    func feedSine(on graph: any JACKGraph) throws -> ChildProcess {
+    func feedSineToMic(on graph: any JACKGraph) throws -> ChildProcess {
         let sine = try graph.launch(Tools.jackSimpleClient!, ["sine", graph.name])
         let ready = poll(timeout: 10) {
             guard sine.isRunning, let ports = try? graph.lsp([]) else { return !sine.isRunning }
@@ -127,7 +127,7 @@ extension LiveClientTests {
             let tapPath = "\(folder)/\(graph.label)-voice.wav"
             let (voicerack, _) = try launchVoicerack(on: graph, ["--record", tapPath])
             defer { voicerack.stop(SIGKILL) }
-            let sine = try feedSine(on: graph)
+            let sine = try feedSineToMic(on: graph)
             defer { sine.stop(SIGTERM) }
             let port = try capture(
                 "\(Self.pipeWireClient):voice_out", on: graph, to: "\(folder)/\(graph.label)-port.wav")
@@ -170,7 +170,7 @@ extension LiveClientTests {
         let take = folder + "/voice.wav"
         let (voicerack, started) = try launchVoicerack(on: server, ["--record", take])
         defer { voicerack.stop(SIGKILL) }
-        let sine = try feedSine(on: server)
+        let sine = try feedSineToMic(on: server)
         defer { sine.stop(SIGTERM) }
         let quanta = [64, 256, 1024, 128]
         for quantum in quanta {
@@ -220,7 +220,7 @@ extension LiveClientTests {
         let (voicerack, started) = try launchVoicerack(
             on: server, ["--record", voicePath, "--record", "mic=\(micPath)"])
         defer { voicerack.stop(SIGKILL) }
-        let sine = try feedSine(on: server)
+        let sine = try feedSineToMic(on: server)
         defer { sine.stop(SIGKILL) }
         Thread.sleep(forTimeInterval: 1.5)
         let elapsed = Date().timeIntervalSince(started)

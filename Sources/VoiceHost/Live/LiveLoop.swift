@@ -9,7 +9,8 @@ import VoiceJACK
 /// - Realtime: never; main thread.
 final class LiveLoop {
     let request: LiveRequest
-    let driver: JACKDriver
+    /// Replaced by a new client when the server comes back (`--wait-for-server`).
+    var driver: JACKDriver
     let host: CycleHost
     let recorder: LiveRecorder
     let backing: BackingTrack?
@@ -19,7 +20,9 @@ final class LiveLoop {
     private var lastStatus = Date()
     private var blockSize: Int
     private var feedbackEvents = 0
-    private var server: String { request.options.serverDisplayName }
+    /// `--wait-for-server`: the connections to make again, whether the server is awaited, the take.
+    var restart = ServerRestart()
+    var server: String { request.options.serverDisplayName }
 
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
     /// the driver when that fails.
@@ -110,6 +113,15 @@ final class LiveLoop {
     /// commands, latency, the delay seed and the status line. Throws `.unavailable` after
     /// finalising when the server went away or changed its rate.
     func tick() throws(HostError) {
+        // --wait-for-server (LiveLoop+ServerRestart.swift): without a server only that runs.
+        if restart.waiting {
+            try retryServer()
+            return
+        }
+        if driver.serverHasShutDown, request.waitForServer {
+            serverWentAway()
+            return
+        }
         if driver.serverHasShutDown {
             let reason = driver.shutdownReason.map { ": \($0)" } ?? ""
             out.endLine()
@@ -145,6 +157,7 @@ final class LiveLoop {
             lastStatus = Date()
             out.status(StatusText.line(now, driver.status(), recording: recorder.statusText))
         }
+        if request.waitForServer { rememberConnections() }
     }
 
     /// Logs what the engine and the backing reader reported since the last tick.

@@ -45,9 +45,11 @@ final class LiveRecorder {
     }
 
     /// Opens every file and makes the process thread feed them; returns a log line per file.
-    func start(_ host: CycleHost, client: String) throws(HostError) -> [String] {
+    /// `take` above 1 (the takes after a server restart, `--wait-for-server`) adds `-take2`, … to
+    /// each name before its extension, so the files' order is clear whatever the template.
+    func start(_ host: CycleHost, client: String, take: Int = 1) throws(HostError) -> [String] {
         guard active.isEmpty else { return [] }
-        let planned = try plan(client: client, sampleRate: host.sampleRate, date: Date())
+        let planned = try plan(client: client, sampleRate: host.sampleRate, date: Date(), take: take)
         var made: [Active] = []
         for (tap, spec) in planned {
             do {
@@ -105,14 +107,17 @@ final class LiveRecorder {
     }
 
     /// Each target's path and spec for `client` at `date`, checked (format, path, duplicates).
-    private func plan(client: String, sampleRate: Int, date: Date) throws(HostError) -> [(Tap, RecordingSpec)] {
+    private func plan(
+        client: String, sampleRate: Int, date: Date, take: Int = 1
+    ) throws(HostError) -> [(Tap, RecordingSpec)] {
         let targets = options.effectiveTargets
         guard targets.count <= CycleHost.maximumRecordings else {
             throw HostError(.usage, "--record: at most \(CycleHost.maximumRecordings) recordings at once (\(targets.count) given)")
         }
         var planned: [(Tap, RecordingSpec)] = []
         for target in targets {
-            let path = RecordingName.expand(target.template, client: client, tap: target.tap.rawValue, date: date)
+            let expanded = RecordingName.expand(target.template, client: client, tap: target.tap.rawValue, date: date)
+            let path = take > 1 ? Self.numbered(expanded, take: take) : expanded
             guard let chosen = options.format ?? AudioFormat.forPath(path) else {
                 throw HostError(
                     .usage,
@@ -129,6 +134,13 @@ final class LiveRecorder {
             planned.append((target.tap, spec))
         }
         return planned
+    }
+
+    /// `path` with `-takeN` before its extension: `voice.wav` → `voice-take2.wav`.
+    static func numbered(_ path: String, take: Int) -> String {
+        let ext = URL(fileURLWithPath: path).pathExtension
+        let stem = ext.isEmpty ? path : String(path.dropLast(ext.count + 1))
+        return stem + "-take\(take)" + (ext.isEmpty ? "" : "." + ext)
     }
 
     /// Throws a usage error listing the possible encodings when `format` cannot hold `tap`.

@@ -22,6 +22,9 @@ public struct LiveRequest: Sendable {
     public var backingPath: String?
     /// The least severe log lines printed (`--log-level`).
     public var logLevel: Logger.Level = .info
+    /// When the server goes away, finalise the takes, wait for it to come back and resume with
+    /// the same ports and connections into new takes (`--wait-for-server`), instead of exiting 69.
+    public var waitForServer = false
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
