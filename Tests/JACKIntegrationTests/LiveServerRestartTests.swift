@@ -98,3 +98,53 @@ extension LiveClientTests {
         #expect(abs(level - Self.sineDBFS) < 0.5, "take 1: \(level) dBFS")
     }
 }
+
+extension LiveClientTests {
+    @Test(
+        "--wait-for-server on PipeWire's JACK: the daemon killed and started again; same ports and connections, two valid takes",
+        .enabled(if: PipeWireServer.available, "pipewire or pipewire-jack is missing"))
+    func waitsForPipeWireToComeBack() throws {
+        let server = try PipeWireServer()
+        defer { server.stop() }
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let client = Self.pipeWireClient
+        let (voicerack, started) = try launchVoicerack(
+            on: server, ["--wait-for-server", "--record", "\(folder)/voice.flac"])
+        defer { voicerack.stop(SIGKILL) }
+        let connections = [
+            (PipeWireServer.capturePorts[0], "\(client):mic_in"),
+            ("\(client):voice_out", PipeWireServer.playbackPorts[0]),
+        ]
+        for (source, destination) in connections { #expect(try server.connect(source, destination) == 0) }
+        Thread.sleep(forTimeInterval: 1.5)
+        let firstTake = Date().timeIntervalSince(started)
+        server.kill()
+        let waiting = poll(timeout: 15) {
+            !voicerack.isRunning || voicerack.output.contains("waiting for it to come back")
+        }
+        #expect(waiting && voicerack.isRunning, "\(voicerack.output)")
+        try server.restart()
+        let back = poll(timeout: 15) { !voicerack.isRunning || voicerack.output.contains("take 2 begins") }
+        try #require(back && voicerack.isRunning, "\(voicerack.output)")
+        let resumed = Date()
+        #expect(voicerack.output.contains("2 of 2 connections restored"), "\(voicerack.output)")
+        for (source, destination) in connections {
+            #expect(
+                try server.lsp(["-c", source]).contains("   \(destination)"), "\(source) -> \(destination) not restored"
+            )
+        }
+        Thread.sleep(forTimeInterval: 1.5)
+        let secondTake = Date().timeIntervalSince(resumed)
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 20) == 0, "\(voicerack.output)")
+        let first = try AudioFileContents.read("\(folder)/voice.flac")
+        let second = try AudioFileContents.read("\(folder)/voice-take2.flac")
+        print(
+            "wait-for-server on PipeWire: voice.flac \(fmt(Self.seconds(first))) s of \(fmt(firstTake)) s, voice-take2.flac \(fmt(Self.seconds(second))) s of \(fmt(secondTake)) s"
+        )
+        #expect(abs(Self.seconds(first) - firstTake) < 0.5, "take 1 holds \(Self.seconds(first)) s of \(firstTake) s")
+        #expect(
+            abs(Self.seconds(second) - secondTake) < 0.5, "take 2 holds \(Self.seconds(second)) s of \(secondTake) s")
+    }
+}

@@ -31,7 +31,9 @@ final class PipeWireServer: JACKGraph {
     var label: String { "PipeWire" }
     /// The private runtime folder: the daemon's socket and the config live here.
     let runtimeDirectory: String
-    let daemon: ChildProcess
+    /// The daemon (a new one after `restart`).
+    private(set) var daemon: ChildProcess
+    private let configPath: String
     /// Every client's environment: the private runtime folder, this daemon's socket, and never a
     /// JACK server started or picked up by accident.
     let environment: [String: String?]
@@ -43,13 +45,32 @@ final class PipeWireServer: JACKGraph {
         runtimeDirectory = NSTemporaryDirectory() + name
         try FileManager.default.createDirectory(
             atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let configPath = runtimeDirectory + "/pipewire.conf"
+        configPath = runtimeDirectory + "/pipewire.conf"
         try Self.config(name: name, quantum: quantum).write(toFile: configPath, atomically: true, encoding: .utf8)
         environment = Tools.environment.merging([
             "XDG_RUNTIME_DIR": runtimeDirectory, "PIPEWIRE_RUNTIME_DIR": runtimeDirectory, "PIPEWIRE_REMOTE": name,
             "DBUS_SESSION_BUS_ADDRESS": nil,
         ]) { $1 }
         daemon = try ChildProcess(Self.pipewire!, ["-c", configPath], environment: environment)
+        do {
+            try waitUntilServing(timeout: timeout)
+        } catch {
+            try? FileManager.default.removeItem(atPath: runtimeDirectory)
+            throw error
+        }
+    }
+
+    /// Starts the daemon again with the same name and config (after `kill`), and waits until it
+    /// serves: the JACK server came back.
+    func restart(timeout: Double = 10) throws {
+        daemon.stop(SIGKILL)
+        daemon = try ChildProcess(Self.pipewire!, ["-c", configPath], environment: environment)
+        try waitUntilServing(timeout: timeout)
+    }
+
+    /// Waits (up to `timeout` seconds) until a JACK client sees the capture and playback ports;
+    /// stops the daemon and throws with its log when it does not.
+    private func waitUntilServing(timeout: Double) throws {
         let ready = poll(timeout: timeout) { [self] in
             guard daemon.isRunning else { return true }
             guard let ports = try? lsp([]) else { return false }
@@ -58,7 +79,6 @@ final class PipeWireServer: JACKGraph {
         guard ready, daemon.isRunning else {
             let log = daemon.output
             daemon.stop(SIGKILL)
-            try? FileManager.default.removeItem(atPath: runtimeDirectory)
             throw JACKServer.ServerError(message: "PipeWire '\(name)' did not come up within \(timeout) s:\n\(log)")
         }
     }
