@@ -66,6 +66,17 @@ extension JACKDriver {
         defer { jack_set_error_function(printJACKMessage) }
         return try JACKDriver(options: options)
     }
+
+    /// `close(timeout:)` with libjack's error messages silenced: after the server died, jackd2's
+    /// libjack prints "Server is not running" for each call that leaving makes (ten lines).
+    ///
+    /// - Realtime: never. Main thread.
+    @discardableResult
+    public func closeQuietly(timeout: Double = 5) -> Bool {
+        jack_set_error_function(dropJACKMessage)
+        defer { jack_set_error_function(printJACKMessage) }
+        return close(timeout: timeout)
+    }
 }
 
 /// Drops one of libjack's error messages.
