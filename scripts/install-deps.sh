@@ -8,10 +8,13 @@ set -euo pipefail
 # against a real server; ffmpeg decodes the mount in the tests and is the streaming benchmark's reference.
 # lilv and LV2 for hosting LV2 plugins; swh-lv2, x42-plugins and lsp-plugins-lv2 are the real plugins
 # the LV2 tests measure. build-essential's cc builds the LV2 tests' own tiny plugin.
+# pipewire, pipewire-bin (pw-metadata) and pipewire-jack (pw-jack): the live tests also run voicerack
+# through PipeWire's JACK on a private headless PipeWire; nothing is made the system's libjack.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
   dbus-daemon python3-dbus time
   icecast2 libshout3-dev libopusenc-dev libmp3lame-dev ffmpeg curl
-  liblilv-dev lv2-dev swh-lv2 x42-plugins lsp-plugins-lv2 build-essential)
+  liblilv-dev lv2-dev swh-lv2 x42-plugins lsp-plugins-lv2 build-essential
+  pipewire pipewire-bin pipewire-jack)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
   packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)

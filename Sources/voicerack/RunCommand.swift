@@ -81,6 +81,13 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Do not connect any port; leave the patching to the user.")
     var noAutoConnect = false
 
+    @Flag(
+        name: .long,
+        help:
+            "When the JACK server goes away, finalise the recordings, wait for it to come back and go on with the same ports and connections, recording into new files (NAME-take2.wav, ...). Without it voicerack exits 69."
+    )
+    var waitForServer = false
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -176,6 +183,7 @@ struct Run: ParsableCommand {
                 options: JACKDriver.Options(name: name, server: server), configuration: loaded.configuration,
                 presetName: loaded.name)
             request.autoConnect = !noAutoConnect
+            request.waitForServer = waitForServer
             request.recording = recording
             request.presetArgument = preset
             request.control = control

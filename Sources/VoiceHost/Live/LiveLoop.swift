@@ -9,7 +9,8 @@ import VoiceJACK
 /// - Realtime: never; main thread.
 final class LiveLoop {
     let request: LiveRequest
-    let driver: JACKDriver
+    /// Replaced by a new client when the server comes back (`--wait-for-server`).
+    var driver: JACKDriver
     let host: CycleHost
     let recorder: LiveRecorder
     let streaming: LiveStreaming?
@@ -21,7 +22,9 @@ final class LiveLoop {
     private var blockSize: Int
     private var feedbackEvents = 0
     private var mutedTalkEvents = 0
-    private var server: String { request.options.serverDisplayName }
+    /// `--wait-for-server`: the connections to make again, whether the server is awaited, the take.
+    var restart = ServerRestart()
+    var server: String { request.options.serverDisplayName }
 
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
     /// the driver when that fails.
@@ -118,6 +121,15 @@ final class LiveLoop {
     /// commands, latency, the delay seed and the status line. Throws `.unavailable` after
     /// finalising when the server went away or changed its rate.
     func tick() throws(HostError) {
+        // --wait-for-server (LiveLoop+ServerRestart.swift): without a server only that runs.
+        if restart.waiting {
+            try retryServer()
+            return
+        }
+        if driver.serverHasShutDown, request.waitForServer {
+            serverWentAway()
+            return
+        }
         if driver.serverHasShutDown {
             let reason = driver.shutdownReason.map { ": \($0)" } ?? ""
             out.endLine()
@@ -155,6 +167,7 @@ final class LiveLoop {
             let recording = [recorder.statusText, streaming?.statusText].compactMap { $0 }.joined(separator: "  ")
             out.status(StatusText.line(now, driver.status(), recording: recording.isEmpty ? nil : recording))
         }
+        if request.waitForServer { rememberConnections() }
     }
 
     /// Logs what the engine, the cycle and the backing reader reported since the last tick.

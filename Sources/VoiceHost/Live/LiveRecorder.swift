@@ -61,9 +61,11 @@ final class LiveRecorder {
     }
 
     /// Opens every file and makes the process thread feed them; returns a log line per file.
-    func start(_ host: CycleHost, client: String) throws(HostError) -> [String] {
+    /// `take` above 1 (the takes after a server restart, `--wait-for-server`) adds `-take2`, … to
+    /// each name before its extension, so the files' order is clear whatever the template.
+    func start(_ host: CycleHost, client: String, take: Int = 1) throws(HostError) -> [String] {
         guard active.isEmpty else { return [] }
-        let planned = try plan(client: client, sampleRate: host.sampleRate, date: Date())
+        let planned = try plan(client: client, sampleRate: host.sampleRate, date: Date(), take: take)
         var made: [Active] = []
         for (tap, spec, _) in planned {
             do {
@@ -125,16 +127,20 @@ final class LiveRecorder {
 
     /// Each target's path and spec for `client` at `date`, checked (format, path, duplicates),
     /// with the name the template gave when a take of this run had written it already (the
-    /// path then carries a `-2`, `-3` ... suffix).
-    private func plan(client: String, sampleRate: Int, date: Date) throws(HostError) -> [(Tap, RecordingSpec, String?)] {
+    /// path then carries a `-2`, `-3` ... suffix). `take` above 1 (after a server restart) adds
+    /// `-take2`, ... before the extension.
+    private func plan(
+        client: String, sampleRate: Int, date: Date, take: Int = 1
+    ) throws(HostError) -> [(Tap, RecordingSpec, String?)] {
         let targets = options.effectiveTargets
         guard targets.count <= CycleHost.maximumRecordings else {
             throw HostError(.usage, "--record: at most \(CycleHost.maximumRecordings) recordings at once (\(targets.count) given)")
         }
         var planned: [(Tap, RecordingSpec, String?)] = []
         for target in targets {
-            let expanded = RecordingName.expand(
+            let template = RecordingName.expand(
                 target.template, client: client, tap: target.tap.rawValue, date: date, take: takes + 1)
+            let expanded = take > 1 ? Self.numbered(template, take: take) : template
             let path = RecordingName.unused(expanded, taken: written)
             guard let chosen = options.format ?? AudioFormat.forPath(path) else {
                 throw HostError(
@@ -152,6 +158,13 @@ final class LiveRecorder {
             planned.append((target.tap, spec, path == expanded ? nil : expanded))
         }
         return planned
+    }
+
+    /// `path` with `-takeN` before its extension: `voice.wav` → `voice-take2.wav`.
+    static func numbered(_ path: String, take: Int) -> String {
+        let ext = URL(fileURLWithPath: path).pathExtension
+        let stem = ext.isEmpty ? path : String(path.dropLast(ext.count + 1))
+        return stem + "-take\(take)" + (ext.isEmpty ? "" : "." + ext)
     }
 
     /// Throws a usage error listing the possible encodings when `format` cannot hold `tap`.

@@ -27,6 +27,9 @@ public struct LiveRequest: Sendable {
     /// Stream a tap to Icecast from the start (`--stream`), and which tap.
     public var stream: StreamSettings?
     public var streamTap: Tap = .voice
+    /// When the server goes away, finalise the takes, wait for it to come back and resume with
+    /// the same ports and connections into new takes (`--wait-for-server`), instead of exiting 69.
+    public var waitForServer = false
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options

@@ -134,7 +134,9 @@ final class OfflineOutputs {
                     continue
                 }
                 let destination = i == 0 ? final : RecordingSpec(path: final, format: o.finalSpec.format, sampleRate: 1, channels: 1).rotatedPath(i)
-                do { try OfflineProcessor.moveIntoPlace(file, destination) } catch { throw HostError(.io, error.description) }
+                guard rename(file, destination) == 0 else {
+                    throw HostError(.io, "cannot move \(file) to \(destination): " + String(cString: strerror(errno)))
+                }
                 finals.append(i == 0 ? o.finalPath : destination)
             }
             let written = result.status.framesWritten

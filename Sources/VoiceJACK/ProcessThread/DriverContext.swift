@@ -36,6 +36,9 @@ struct DriverContext: ~Copyable, @unchecked Sendable {
     /// The frame time at which the next cycle is expected (the last cycle's start plus its
     /// frames); `UInt32.max` before the first cycle. Process thread only.
     let expectedFrame = Atomic<UInt32>(.max)
+    /// When (monotonic clock, ns) the next cycle is expected to start: the last cycle's start
+    /// plus its period. Process thread only; checks frame-time jumps against the wall clock.
+    let expectedStartNanoseconds = Atomic<Int>(0)
     /// Frames of the server's timeline that passed without a cycle of ours (counted by the
     /// process thread; padded with silence in the recordings).
     let framesMissed = Atomic<Int>(0)

@@ -22,7 +22,7 @@ extension DriverContext {
         let start = monotonicNanoseconds()
         let cpuStart = threadCPUNanoseconds()
         if let cycle, var io = buffers(frames) {
-            io.framesMissed = missedSinceLastCycle(frames)
+            io.framesMissed = missedSinceLastCycle(frames, startedAt: start)
             cycle.pointee.render(io)
         }
         let cpu = threadCPUNanoseconds() &- cpuStart
@@ -32,18 +32,46 @@ extension DriverContext {
     }
 
     /// Frames of the server's timeline since the last cycle that this client never rendered:
-    /// the process was stopped (SIGSTOP, a debugger) or kept from running past whole periods.
-    /// The first cycle, and a timeline that went backwards, count nothing. - Realtime: safe.
+    /// the process was stopped (SIGSTOP, a debugger) or kept from running past whole periods, or
+    /// the server skipped the client (PipeWire's JACK runs no process callback in the first cycle
+    /// at a new quantum). The first cycle, and a timeline that went backwards, count nothing.
+    ///
+    /// The frame time is checked against the wall clock (`start`, ns): PipeWire's JACK reports
+    /// the position of whichever node drives the graph, and each driver counts its own frames,
+    /// so when linking a device moves voicerack to another driver the frame time jumps by
+    /// seconds (or back) while no time passed. A jump the wall clock does not confirm is a
+    /// change of timeline, not missed cycles (see `framesNotRun`). - Realtime: safe.
     @inline(__always) @_noLocks
-    func missedSinceLastCycle(_ frames: jack_nframes_t) -> Int {
+    func missedSinceLastCycle(_ frames: jack_nframes_t, startedAt start: Int) -> Int {
         let now = cycleStartFrame(client)
         let expected = expectedFrame.exchange(now &+ frames, ordering: .relaxed)
+        let period = Int(frames) &* 1_000_000_000 / sampleRate
+        let expectedStart = expectedStartNanoseconds.exchange(start &+ period, ordering: .relaxed)
         guard expected != .max else { return 0 }
         // Wrapping distance on JACK's 32-bit frame counter.
         let ahead = Int(Int32(bitPattern: now &- expected))
+        // How late this cycle started by the wall clock, in frames (ns × Hz / 10⁹).
+        let late = (start &- expectedStart) &* sampleRate / 1_000_000_000
+        let missed = Self.framesNotRun(
+            frameTimeAhead: ahead, wallClockLate: late, frames: Int(frames), sampleRate: sampleRate)
+        if missed > 0 { framesMissed.add(missed, ordering: .relaxed) }
+        return missed
+    }
+
+    /// The frames to count as not run, from the frame time's jump past the expected cycle start
+    /// (`frameTimeAhead`) and how late the cycle started by the wall clock (`wallClockLate`),
+    /// both in frames.
+    ///
+    /// The frame time is exact, so it counts whenever the wall clock agrees with it within one
+    /// period plus 10 ms (wake-up jitter). A larger jump is the server's timeline moving (a
+    /// driver change under PipeWire); then only the time the wall clock saw pass counts, and
+    /// none within the jitter. - Realtime: safe (integer arithmetic).
+    @inline(__always) @_noLocks
+    static func framesNotRun(frameTimeAhead ahead: Int, wallClockLate late: Int, frames: Int, sampleRate: Int) -> Int {
         guard ahead > 0 else { return 0 }
-        framesMissed.add(ahead, ordering: .relaxed)
-        return ahead
+        let jitter = frames + sampleRate / 100
+        if ahead <= late + jitter { return ahead }
+        return late > jitter ? late : 0
     }
 
     /// This cycle's port buffers; nil if JACK has none for a port (never for an active client).

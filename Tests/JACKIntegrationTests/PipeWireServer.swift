@@ -1,0 +1,197 @@
+import Foundation
+
+/// A private, headless PipeWire daemon that JACK clients join through `pw-jack` (PipeWire's JACK
+/// library, Debian's pipewire-jack), as on a PipeWire desktop, but with no D-Bus, no session
+/// manager (wireplumber) and no sound card.
+///
+/// It runs from a private `XDG_RUNTIME_DIR` with a config of its own (`config`): the dummy driver
+/// as the clock, a `support.null-audio-sink` as the playback device and an ALSA `null` source as
+/// the capture device, both with automatic port configuration (without it an adapter node has no
+/// ports), so JACK clients see physical-looking `system-capture:capture_FL/FR` and
+/// `system-playback:playback_FL/FR`. Its core name is unique and is the JACK server name: PipeWire's
+/// JACK takes a server name as the name of the PipeWire socket to join.
+///
+/// With no session manager, PipeWire itself puts a JACK client under a driver; linking it to a
+/// device moves it under that device's driver (each driver keeps its own frame count).
+final class PipeWireServer: JACKGraph {
+    static let pipewire = Tools.which("pipewire")
+    static let pwJack = Tools.which("pw-jack")
+    static let pwMetadata = Tools.which("pw-metadata")
+
+    /// True when PipeWire, its JACK library and the JACK tools are installed.
+    static var available: Bool {
+        pipewire != nil && pwJack != nil && pwMetadata != nil && Tools.jackLsp != nil && Tools.jackConnect != nil
+    }
+
+    /// The graph's capture and playback ports as JACK clients see them.
+    static let capturePorts = ["system-capture:capture_FL", "system-capture:capture_FR"]
+    static let playbackPorts = ["system-playback:playback_FL", "system-playback:playback_FR"]
+
+    let name: String
+    var label: String { "PipeWire" }
+    /// The private runtime folder: the daemon's socket and the config live here.
+    let runtimeDirectory: String
+    /// The daemon (a new one after `restart`).
+    private(set) var daemon: ChildProcess
+    private let configPath: String
+    /// Every client's environment: the private runtime folder, this daemon's socket, and never a
+    /// JACK server started or picked up by accident.
+    let environment: [String: String?]
+
+    /// Starts the daemon (48 kHz, `quantum` samples) and waits (up to `timeout` seconds) until a
+    /// JACK client sees its capture and playback ports.
+    init(quantum: Int = 256, timeout: Double = 10) throws {
+        name = "voicerack-pw-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        runtimeDirectory = NSTemporaryDirectory() + name
+        try FileManager.default.createDirectory(
+            atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        configPath = runtimeDirectory + "/pipewire.conf"
+        try Self.config(name: name, quantum: quantum).write(toFile: configPath, atomically: true, encoding: .utf8)
+        environment = Tools.environment.merging([
+            "XDG_RUNTIME_DIR": runtimeDirectory, "PIPEWIRE_RUNTIME_DIR": runtimeDirectory, "PIPEWIRE_REMOTE": name,
+            "DBUS_SESSION_BUS_ADDRESS": nil,
+        ]) { $1 }
+        daemon = try ChildProcess(Self.pipewire!, ["-c", configPath], environment: environment)
+        do {
+            try waitUntilServing(timeout: timeout)
+        } catch {
+            try? FileManager.default.removeItem(atPath: runtimeDirectory)
+            throw error
+        }
+    }
+
+    /// Starts the daemon again with the same name and config (after `kill`), and waits until it
+    /// serves: the JACK server came back.
+    func restart(timeout: Double = 10) throws {
+        daemon.stop(SIGKILL)
+        daemon = try ChildProcess(Self.pipewire!, ["-c", configPath], environment: environment)
+        try waitUntilServing(timeout: timeout)
+    }
+
+    /// Waits (up to `timeout` seconds) until a JACK client sees the capture and playback ports;
+    /// stops the daemon and throws with its log when it does not.
+    private func waitUntilServing(timeout: Double) throws {
+        let ready = poll(timeout: timeout) { [self] in
+            guard daemon.isRunning else { return true }
+            guard let ports = try? lsp([]) else { return false }
+            return (Self.capturePorts + Self.playbackPorts).allSatisfy { ports.contains($0) }
+        }
+        guard ready, daemon.isRunning else {
+            let log = daemon.output
+            daemon.stop(SIGKILL)
+            throw JACKServer.ServerError(message: "PipeWire '\(name)' did not come up within \(timeout) s:\n\(log)")
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    /// Stops the daemon (SIGTERM, then SIGKILL after 5 s).
+    func stop() { daemon.stop(SIGTERM) }
+
+    /// Kills the daemon at once (SIGKILL): the server dies under its clients.
+    func kill() { daemon.stop(SIGKILL) }
+
+    /// Starts `executable` as a JACK client of this daemon, through `pw-jack` (which puts
+    /// PipeWire's libjack first on the library path, then execs: the child's pid is the client's).
+    func launch(
+        _ executable: String, _ arguments: [String], environment extra: [String: String?]
+    ) throws -> ChildProcess {
+        try ChildProcess(Self.pwJack!, [executable] + arguments, environment: environment.merging(extra) { $1 })
+    }
+
+    /// Runs a JACK tool through `pw-jack` to completion; returns its status and output.
+    func tool(
+        _ executable: String, _ arguments: [String], timeout: Double = 10
+    ) throws -> (status: Int32?, output: String) {
+        try runTool(Self.pwJack!, [executable] + arguments, timeout: timeout, environment: environment)
+    }
+
+    func lsp(_ arguments: [String]) throws -> String {
+        let (status, output) = try tool(Tools.jackLsp!, ["-s", name] + arguments)
+        guard status == 0 else {
+            throw JACKServer.ServerError(message: "jack_lsp on PipeWire '\(name)' failed: \(output)")
+        }
+        return output
+    }
+
+    @discardableResult
+    func connect(_ source: String, _ destination: String) throws -> Int32? {
+        try tool(Tools.jackConnect!, ["-s", name, source, destination]).status
+    }
+
+    /// Forces the graph's quantum to `frames` (`pw-metadata -n settings 0 clock.force-quantum`);
+    /// returns pw-metadata's exit status. Never 0 to undo it: while JACK clients run, PipeWire
+    /// 0.3.65 does not go back to the old quantum then.
+    @discardableResult
+    func forceQuantum(_ frames: Int) throws -> Int32? {
+        try runTool(
+            Self.pwMetadata!, ["-r", name, "-n", "settings", "0", "clock.force-quantum", "\(frames)"],
+            environment: environment
+        ).status
+    }
+
+    /// The daemon's config: no D-Bus, no realtime module (no rtkit here), the protocol, metadata
+    /// (the `settings` metadata comes from the core itself), node factories and the three nodes.
+    static func config(name: String, quantum: Int) -> String {
+        """
+        context.properties = {
+            core.daemon = true
+            core.name = \(name)
+            support.dbus = false
+            default.clock.rate = 48000
+            default.clock.allowed-rates = [ 48000 ]
+            default.clock.quantum = \(quantum)
+            default.clock.min-quantum = 16
+            default.clock.max-quantum = 2048
+        }
+        context.spa-libs = {
+            audio.convert.* = audioconvert/libspa-audioconvert
+            api.alsa.* = alsa/libspa-alsa
+            support.* = support/libspa-support
+        }
+        context.modules = [
+            { name = libpipewire-module-protocol-native }
+            { name = libpipewire-module-metadata }
+            { name = libpipewire-module-spa-node-factory }
+            { name = libpipewire-module-client-node }
+            { name = libpipewire-module-access }
+            { name = libpipewire-module-adapter }
+            { name = libpipewire-module-link-factory }
+        ]
+        context.objects = [
+            { factory = metadata args = { metadata.name = default } }
+            { factory = spa-node-factory
+                args = {
+                    factory.name = support.node.driver
+                    node.name = Dummy-Driver
+                    node.group = pipewire.dummy
+                    priority.driver = 20000
+                }
+            }
+            { factory = adapter
+                args = {
+                    factory.name = support.null-audio-sink
+                    node.name = system-playback
+                    media.class = Audio/Sink
+                    audio.position = [ FL FR ]
+                    adapter.auto-port-config = { mode = dsp monitor = false control = false position = preserve }
+                }
+            }
+            { factory = adapter
+                args = {
+                    factory.name = api.alsa.pcm.source
+                    node.name = system-capture
+                    media.class = Audio/Source
+                    api.alsa.path = "null"  # quoted: a bare null is JSON null, no device
+                    audio.channels = 2
+                    audio.position = [ FL FR ]
+                    adapter.auto-port-config = { mode = dsp monitor = false control = false position = preserve }
+                }
+            }
+        ]
+        """
+    }
+}
