@@ -30,7 +30,7 @@ struct ServerRestart {
 extension LiveLoop {
     /// Remembers the current connections, unless the server died meanwhile (its graph is gone).
     func rememberConnections() {
-        let now = driver.connections()
+        let now = PortConnections.read(driver)
         if !driver.serverHasShutDown { restart.connections = now }
     }
 
@@ -43,7 +43,7 @@ extension LiveLoop {
             level: .error)
         restart.resumeRecording = recorder.isRecording
         for line in recorder.stop(detachingFrom: host) { out.log("take \(restart.take): " + line) }
-        if !driver.closeQuietly(timeout: 5) {
+        if !JACKMessages.silenced { driver.close(timeout: 5) } {
             out.log("the JACK server did not answer within 5 s; leaving it", level: .warning)
         }
         // A process thread that kept the recordings cannot run any more now.
@@ -60,7 +60,7 @@ extension LiveLoop {
     func retryServer() throws(HostError) {
         guard Date() >= restart.nextAttempt else { return }
         restart.nextAttempt = Date().addingTimeInterval(0.5)
-        guard let fresh = try? JACKDriver.openQuietly(options: request.options) else { return }
+        guard let fresh = try? JACKMessages.silenced({ () throws(JACKError) in try JACKDriver(options: request.options) }) else { return }
         guard fresh.sampleRate == host.sampleRate else {
             fresh.close()
             throw HostError(
@@ -88,7 +88,7 @@ extension LiveLoop {
             driver.close()
             throw HostError(.unavailable, error.message)
         }
-        let problems = driver.restore(restart.connections)
+        let problems = PortConnections.restore(restart.connections, on: driver)
         let seconds = String(format: "%.1f", Date().timeIntervalSince(restart.since))
         out.log(
             "JACK server '\(server)' is back after \(seconds) s: running again as '\(driver.clientName)' with the same ports; \(restart.connections.count - problems.count) of \(restart.connections.count) connections restored; take \(restart.take) begins"

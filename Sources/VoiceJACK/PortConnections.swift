@@ -12,12 +12,16 @@ public struct PortConnection: Sendable, Equatable {
     public let outgoing: Bool
 }
 
-extension JACKDriver {
-    /// Every connection of voicerack's eight ports now, for `restore` after a server restart
-    /// (`--wait-for-server`). Nothing when the server has shut down (the graph it reads is gone).
-    ///
-    /// - Realtime: never. Main thread.
-    public func connections() -> [PortConnection] {
+/// The connections of a driver's ports, read before its server goes away and made again after
+/// it came back (`--wait-for-server`): a concern of its own beside the driver.
+///
+/// - Realtime: never. Main thread.
+public enum PortConnections {
+    /// Every connection of `driver`'s eight ports now. Nothing when the server has shut down
+    /// (the graph it reads is gone).
+    public static func read(_ driver: JACKDriver) -> [PortConnection] {
+        guard !driver.serverHasShutDown else { return [] }
+        let jackClient = driver.jackClient, context = driver.context
         guard !serverHasShutDown else { return [] }
         var result: [PortConnection] = []
         // PortSet.all is in PortLayout order: inputs, then outputs.
@@ -36,14 +40,14 @@ extension JACKDriver {
         return result
     }
 
-    /// Makes `connections` again (after a server restart); returns a note per connection that
-    /// could not be made (its peer is gone: a client that died with the server).
-    ///
-    /// - Realtime: never. Main thread, after `start`.
-    public func restore(_ connections: [PortConnection]) -> [String] {
+    /// Makes `connections` again on `driver` (after a server restart); returns a note per
+    /// connection that could not be made (its peer is gone: a client that died with the server).
+    /// Call after `start`.
+    public static func restore(_ connections: [PortConnection], on driver: JACKDriver) -> [String] {
         var problems: [String] = []
+        let jackClient = driver.jackClient
         for c in connections {
-            let own = "\(clientName):\(c.port)"
+            let own = "\(driver.clientName):\(c.port)"
             let (source, destination) = c.outgoing ? (own, c.peer) : (c.peer, own)
             let result = jack_connect(jackClient, source, destination)
             if result != 0, result != EEXIST {
@@ -55,27 +59,18 @@ extension JACKDriver {
     }
 }
 
-extension JACKDriver {
-    /// Opens a client as `init(options:)` does, with libjack's error messages silenced meanwhile:
-    /// `--wait-for-server` tries every 0.5 s while no server runs, and jackd2's libjack would
-    /// print four lines ("Cannot connect to server socket", ...) for each try.
-    ///
-    /// - Realtime: never. Main thread (libjack's error function is process-wide).
-    public static func openQuietly(options: Options) throws(JACKError) -> JACKDriver {
+/// libjack's own error messages, silenced around calls expected to fail: `--wait-for-server`
+/// tries to open a client every 0.5 s while no server runs (jackd2's libjack prints four lines,
+/// "Cannot connect to server socket", ..., for each try), and leaving a dead server prints
+/// "Server is not running" ten times.
+///
+/// - Realtime: never. Main thread (libjack's error function is process-wide).
+public enum JACKMessages {
+    /// Runs `body` with libjack's error messages dropped, then restores printing them.
+    public static func silenced<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         jack_set_error_function(dropJACKMessage)
         defer { jack_set_error_function(printJACKMessage) }
-        return try JACKDriver(options: options)
-    }
-
-    /// `close(timeout:)` with libjack's error messages silenced: after the server died, jackd2's
-    /// libjack prints "Server is not running" for each call that leaving makes (ten lines).
-    ///
-    /// - Realtime: never. Main thread.
-    @discardableResult
-    public func closeQuietly(timeout: Double = 5) -> Bool {
-        jack_set_error_function(dropJACKMessage)
-        defer { jack_set_error_function(printJACKMessage) }
-        return close(timeout: timeout)
+        return try body()
     }
 }
 
