@@ -22,7 +22,6 @@ public enum PortConnections {
     public static func read(_ driver: JACKDriver) -> [PortConnection] {
         guard !driver.serverHasShutDown else { return [] }
         let jackClient = driver.jackClient, context = driver.context
-        guard !driver.serverHasShutDown else { return [] }
         var result: [PortConnection] = []
         // PortSet.all is in PortLayout order: inputs, then outputs.
         let names = PortLayout.inputs + PortLayout.outputs
