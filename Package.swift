@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
-        .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine"]),
+        .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceHostTests",
