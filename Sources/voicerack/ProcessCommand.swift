@@ -78,13 +78,13 @@ struct Process: ParsableCommand {
 
     func run() throws {
         do {
-            // A missing input is EX_NOINPUT (66), said before anything else is read.
+            let loaded = try PresetLibrary.standard().load(preset)
+            // A missing input is EX_NOINPUT (66), said before any audio is read.
             for (role, path) in [("MIC", mic), ("REF", ref)] {
                 if let path, !FileManager.default.fileExists(atPath: path) {
                     throw HostError(.noInput, "\(role) file \(path) does not exist")
                 }
             }
-            let loaded = try PresetLibrary.standard().load(preset)
             var request = OfflineRequest(micPath: mic, referencePath: ref, outputPath: out)
             request.blockSize = block
             request.backingPath = backing
