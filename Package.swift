@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
-        .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine"]),
+        .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceTestSupport"]),
         .testTarget(name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         // Streams to a real icecast2 started by the tests; skips when icecast2 is absent.

@@ -50,3 +50,57 @@ public struct FuzzTally: Sendable {
         "fuzz \(name): \(tried) inputs, \(accepted) accepted or answered, \(cleanErrors) clean errors, \(crashes.count) crashes"
     }
 }
+
+/// Byte-level mutations for fuzz inputs.
+public enum ByteMutation {
+    /// `bytes` with 1–4 bytes in `range` (clamped to the data) set to random values.
+    public static func flipBytes(_ bytes: [UInt8], in range: Range<Int>, _ random: inout SeededRandom) -> [UInt8] {
+        var out = bytes
+        let upper = min(range.upperBound, out.count)
+        guard upper > range.lowerBound else { return out }
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            out[Int.random(in: range.lowerBound..<upper, using: &random)] = UInt8.random(in: 0...255, using: &random)
+        }
+        return out
+    }
+
+}
+
+/// Mutations of a preset's text: byte flips, dropped and repeated lines, values swapped between
+/// keys, values replaced by extremes.
+public enum PresetMutation {
+    public static func mutated(_ text: String, _ random: inout SeededRandom) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0:  // byte flips anywhere
+            let bytes = Array(text.utf8)
+            return String(decoding: ByteMutation.flipBytes(bytes, in: 0..<bytes.count, &random), as: UTF8.self)
+        case 1:  // drop lines
+            for _ in 0..<Int.random(in: 1...3, using: &random) where !lines.isEmpty {
+                lines.remove(at: Int.random(in: 0..<lines.count, using: &random))
+            }
+        case 2:  // repeat a line (duplicate keys and sections)
+            if let line = lines.randomElement(using: &random) {
+                lines.insert(line, at: Int.random(in: 0...lines.count, using: &random))
+            }
+        case 3:  // swap the values of two `key = value` lines
+            let entries = lines.indices.filter { lines[$0].contains(" = ") && !lines[$0].hasPrefix("#") }
+            if entries.count >= 2 {
+                let a = entries.randomElement(using: &random)!
+                let b = entries.randomElement(using: &random)!
+                let va = lines[a].components(separatedBy: " = ")
+                let vb = lines[b].components(separatedBy: " = ")
+                lines[a] = va[0] + " = " + vb.dropFirst().joined(separator: " = ")
+                lines[b] = vb[0] + " = " + va.dropFirst().joined(separator: " = ")
+            }
+        default:  // a value replaced by an extreme
+            let entries = lines.indices.filter { lines[$0].contains(" = ") && !lines[$0].hasPrefix("#") }
+            if let i = entries.randomElement(using: &random) {
+                let extreme = ["1e309", "-0", "nan", "\"\"", "9223372036854775808", "\"\\u0000\"", "0.1", "[]", "'"]
+                lines[i] = lines[i].components(separatedBy: " = ")[0] + " = " + extreme.randomElement(using: &random)!
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+}
