@@ -8,11 +8,11 @@ import VoiceTestSupport
 ///
 /// In the serialized live suite (one jackd at a time).
 extension LiveClientTests {
-    /// Starts a dummy-driver jackd (synchronous, 48 kHz, `period` samples) under `name`, and waits
+    /// Starts a dummy-driver jackd (synchronous, `rate` Hz, `period` samples) under `name`, and waits
     /// until it serves.
-    static func startJackd(named name: String, period: Int) throws -> ChildProcess {
+    static func startJackd(named name: String, period: Int, rate: Int = 48_000) throws -> ChildProcess {
         let jackd = try ChildProcess(
-            Tools.jackd!, ["-n", name, "-S", "-d", "dummy", "-r", "48000", "-p", "\(period)"],
+            Tools.jackd!, ["-n", name, "-S", "-d", "dummy", "-r", "\(rate)", "-p", "\(period)"],
             environment: Tools.environment)
         let ready = poll(timeout: 10) { !jackd.isRunning || (try? runTool(Tools.jackLsp!, ["-s", name]).status) == 0 }
         try #require(ready && jackd.isRunning, "jackd '\(name)' did not come up:\n\(jackd.output)")
@@ -96,6 +96,30 @@ extension LiveClientTests {
         let voice = try AudioFileContents.read("\(folder)/voice.wav")
         let level = Measure.levelDB(voice.channels[0], (voice.frames / 2)..<(voice.frames - 4_800))
         #expect(abs(level - Self.sineDBFS) < 0.5, "take 1: \(level) dBFS")
+    }
+
+    @Test("--wait-for-server: a server back at another sample rate ends voicerack with 69, the first take intact")
+    func serverBackAtAnotherRate() throws {
+        let server = try JACKServer()
+        defer { server.stop() }
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (voicerack, _) = try launchRecordingClient(
+            on: server, ["--wait-for-server", "--record", "voice.flac"], in: folder)
+        defer { voicerack.stop(SIGKILL) }
+        Thread.sleep(forTimeInterval: 1)
+        server.jackd.stop(SIGKILL)
+        let waiting = poll(timeout: 15) {
+            !voicerack.isRunning || voicerack.output.contains("waiting for it to come back")
+        }
+        #expect(waiting && voicerack.isRunning, "\(voicerack.output)")
+        let restarted = try Self.startJackd(named: server.name, period: 256, rate: 44_100)
+        defer { restarted.stop(SIGTERM) }
+        #expect(voicerack.waitForExit(timeout: 15) == 69, "\(voicerack.output)")
+        #expect(voicerack.output.contains("came back at 44100 Hz"), "\(voicerack.output)")
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/voice-take2.flac"))
+        let voice = try AudioFileContents.read("\(folder)/voice.flac")
+        #expect(Self.seconds(voice) > 0.5 && Self.seconds(voice) < 3, "take 1 holds \(Self.seconds(voice)) s")
     }
 }
 

@@ -14,6 +14,8 @@ struct ServerRestart {
     var since = Date()
     /// The next attempt to open a client (every 0.5 s while waiting).
     var nextAttempt = Date()
+    /// When the waiting status line was last shown.
+    var lastStatus = Date()
     /// Whether recordings were open when the server went away (they resume into new files).
     var resumeRecording = false
     /// 1 until the first restart; the files of take N > 1 are named `NAME-takeN.EXT`.
@@ -51,6 +53,7 @@ extension LiveLoop {
         out.log("take \(restart.take): " + RecordingText.timing(driver.status()))
         restart.waiting = true
         restart.since = Date()
+        restart.lastStatus = Date()
         restart.nextAttempt = Date()
     }
 
@@ -58,9 +61,16 @@ extension LiveLoop {
     /// new period, recordings start as the next take, the client activates and the connections
     /// are restored. Throws `.unavailable` when the server came back at another sample rate.
     func retryServer() throws(HostError) {
+        if Date().timeIntervalSince(restart.lastStatus) >= out.interval {
+            restart.lastStatus = Date()
+            let seconds = String(format: "%.0f", Date().timeIntervalSince(restart.since))
+            out.status(
+                "waiting for JACK server '\(server)' to come back (\(seconds) s); take \(restart.take) is finalised")
+        }
         guard Date() >= restart.nextAttempt else { return }
         restart.nextAttempt = Date().addingTimeInterval(0.5)
         guard let fresh = try? JACKMessages.silenced({ () throws(JACKError) in try JACKDriver(options: request.options) }) else { return }
+        out.endLine()
         guard fresh.sampleRate == host.sampleRate else {
             fresh.close()
             throw HostError(
