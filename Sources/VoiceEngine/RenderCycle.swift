@@ -37,6 +37,9 @@ extension EngineState {
         @inline(__always) @_noLocks get { figures.voiceActive }
     }
 
+    /// Largest magnitude a mic sample keeps (+18 dBFS); anything beyond is held there.
+    @inline(__always) static var inputLimit: Float { 8 }
+
     /// Copies the mic block, replaces non-finite samples, counts clipping, applies input gain and
     /// the high-pass, and meters the result.
     @inline(__always) @_noLocks
@@ -49,7 +52,9 @@ extension EngineState {
                 figures.nonFiniteSamples += 1
             } else {
                 if abs(x) >= 1 { figures.clippedInputSamples += 1 }
-                block[i] = x
+                // Finite but absurd values (a float file of 3e38) would overflow the gain and
+                // filters to infinity and NaN: hold them to 8 (+18 dBFS), far past any real mic.
+                block[i] = min(max(x, -Self.inputLimit), Self.inputLimit)
             }
         }
         inputGain.process(block, frames: n)
@@ -163,5 +168,6 @@ extension EngineState {
     }
 }
 
+/// A far-end sample made safe: non-finite ones silenced, absurd ones held to +18 dBFS.
 @inline(__always)
-private func sanitized(_ x: Float) -> Float { x.isFinite ? x : 0 }
+private func sanitized(_ x: Float) -> Float { x.isFinite ? min(max(x, -8), 8) : 0 }

@@ -12,7 +12,11 @@ enum SampleConversion {
         var clipped = 0
         for i in 0..<frames {
             var v = source[i] * 32768
-            if v >= 32767 {
+            if v.isNaN {
+                // Int16(NaN) traps; a NaN can only come from a filter fed absurd values.
+                v = 0
+                clipped += 1
+            } else if v >= 32767 {
                 v = 32767
                 clipped += 1
             } else if v <= -32768 {
