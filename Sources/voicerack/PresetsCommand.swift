@@ -13,11 +13,20 @@ struct Presets: ParsableCommand {
         subcommands: [List.self, Show.self, Check.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the presets voicerack finds.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the presets voicerack finds and where each comes from.",
+            discussion: "Exits 66 (no input) when it finds none, naming the folders it looked in.")
 
         func run() throws {
-            for summary in PresetLibrary.standard().summaries() {
-                print("\(summary.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(summary.description)")
+            let searchPath = PresetLibrary.standardSearchPath()
+            let summaries = PresetLibrary(directories: searchPath.map(\.path)).summaries()
+            guard !summaries.isEmpty else {
+                printError(PresetListing.nothingFound(in: searchPath))
+                throw ExitCode(66)
+            }
+            for summary in summaries {
+                let origin = PresetDirectory.origin(of: summary.source, in: searchPath)
+                print("\(summary.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(summary.description)\(PresetListing.originSuffix(origin))")
             }
         }
     }
@@ -26,7 +35,7 @@ struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a preset with every setting resolved (base applied, defaults filled in).")
 
-        @Argument(help: "Preset name or path to a .toml file.")
+        @Argument(help: "Preset name or path to a .toml file.", completion: PresetCompletion.kind)
         var preset: String
 
         func run() throws {
@@ -42,7 +51,7 @@ struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate preset files; prints each problem with file, line and key (exit 65 if any).")
 
-        @Argument(help: "Preset files to check.")
+        @Argument(help: "Preset files to check.", completion: .file(extensions: ["toml"]))
         var files: [String]
 
         func run() throws {
