@@ -76,7 +76,9 @@ final class LiveLoop {
         if driver.clientName != request.options.name {
             out.log("note: the name '\(request.options.name)' was taken; JACK named this client '\(driver.clientName)'")
         }
-        if request.autoConnect {
+        if !request.configuration.autoConnect {
+            out.log("auto-connect is off (jack.auto_connect = false in preset \(request.presetName)): no port connected")
+        } else if request.autoConnect {
             for note in driver.autoConnect() { out.log(note) }
         }
         if commands != nil { out.log("reading commands from standard input (help lists them)") }
