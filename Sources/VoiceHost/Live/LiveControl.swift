@@ -26,6 +26,10 @@ struct LiveControl {
         "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`)",
         "  show            every key's running value and what it allows",
         "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
+        "  record          start recording (the --record files, else the voice; as SIGUSR1)",
+        "  stop            stop recording and finalise the files",
+        "  pause           pause or resume the backing track (as SIGUSR2)",
+        "  status          the status with every number (levels, delay, ERLE, load, recording)",
         "  help            this list",
     ]
 

@@ -17,6 +17,10 @@ final class LiveLoop {
     let control: LiveControl
     let commands: StandardInputLines?
     private var lastStatus = Date()
+    /// The terminal's status line (bars with peak hold).
+    private var terminal = TerminalStatus()
+    /// When the running recordings started (`ProcessInfo.systemUptime`), for `REC 00:12:31`.
+    var recordingStarted: Double?
     private var blockSize: Int
     private var feedbackEvents = 0
     private var server: String { request.options.serverDisplayName }
@@ -27,7 +31,7 @@ final class LiveLoop {
         self.request = request
         self.driver = driver
         self.recorder = recorder
-        out = StatusOutput(level: request.logLevel)
+        out = StatusOutput(level: request.logLevel, prompt: request.control)
         do {
             host = try CycleHost(
                 configuration: request.configuration, sampleRate: driver.sampleRate, blockSize: driver.blockSize)
@@ -59,7 +63,10 @@ final class LiveLoop {
         }
         var startLines: [String] = []
         do {
-            if recorder.recordsFromStart { startLines = try recorder.start(host, client: driver.clientName) }
+            if recorder.recordsFromStart {
+                startLines = try recorder.start(host, client: driver.clientName)
+                recordingStarted = ProcessInfo.processInfo.systemUptime
+            }
             try driver.start(host)
         } catch let error as HostError {
             driver.close()
@@ -129,7 +136,8 @@ final class LiveLoop {
         }
         for line in recorder.newProblems() { out.log(line, level: .error) }
         for command in commands?.take() ?? [] {
-            for line in control.handle(command) { out.log(line) }
+            out.commandTaken(command)
+            for line in sessionCommand(command) ?? control.handle(command) { out.log(line) }
         }
         reportEvents()
         driver.updateLatenciesIfNeeded()
@@ -145,7 +153,14 @@ final class LiveLoop {
         }
         if Date().timeIntervalSince(lastStatus) >= out.interval {
             lastStatus = Date()
-            out.status(StatusText.line(now, driver.status(), recording: recorder.statusText))
+            let driverStatus = driver.status()
+            let recording = recordingStarted.map { started in
+                TerminalStatus.Recording(started: started, failed: recorder.failedFiles, lost: recorder.framesLost)
+            }
+            out.status(
+                { width in
+                    terminal.line(now, driverStatus, recording: recording, time: ProcessInfo.processInfo.systemUptime, width: width)
+                }, logLine: StatusText.line(now, driverStatus, recording: recorder.statusText))
         }
     }
 
@@ -168,13 +183,9 @@ final class LiveLoop {
     private func toggleRecording() {
         if recorder.isRecording {
             out.log("SIGUSR1: stopping the recording")
-            for line in recorder.stop(detachingFrom: host) { out.log(line) }
-            return
-        }
-        do {
-            for line in try recorder.start(host, client: driver.clientName) { out.log("SIGUSR1: " + line) }
-        } catch {
-            out.log("SIGUSR1: cannot start recording: \(error.message)", level: .error)
+            for line in stopRecording() { out.log(line) }
+        } else {
+            for line in startRecording() { out.log("SIGUSR1: " + line) }
         }
     }
 
@@ -183,6 +194,7 @@ final class LiveLoop {
     /// once (the files are already final).
     func finish() {
         _ = recorder.stop(detachingFrom: host)
+        recordingStarted = nil
         for line in recorder.finishedLines { out.log("summary: " + line) }
         SignalWaiter.exitOnNextSignal(
             [SIGINT, SIGTERM], code: HostError.Kind.unavailable.rawValue,
@@ -195,5 +207,6 @@ final class LiveLoop {
             for line in recorder.stop(detachingFrom: host, force: true) { out.log("summary: " + line) }
         }
         out.log("summary: " + RecordingText.timing(driver.status()))
+        out.restoreScreen()
     }
 }
