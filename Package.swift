@@ -122,7 +122,11 @@ let package = Package(
         .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
-        .testTarget(name: "JACKIntegrationTests", dependencies: ["VoiceTestSupport", "VoiceFiles"]),
+        // The auto-connect test drives VoiceJACK's driver itself, to make a patchbay's connection
+        // between activation and auto-connect.
+        .testTarget(
+            name: "JACKIntegrationTests",
+            dependencies: ["VoiceTestSupport", "VoiceFiles", "VoiceJACK", "VoiceCycle", "VoiceEngine"]),
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: [

@@ -13,6 +13,8 @@ if ! pgrep -x jackd >/dev/null && ! pgrep -x jackdbus >/dev/null; then
 fi
 swift build --build-tests
 swift test --skip RealtimeSafetyTests
+# The installed layout (outside swift test: install.sh runs swift itself), from the debug build.
+scripts/test-install.sh
 runtime=$(clang --print-file-name=libclang_rt.rtsan-x86_64.a 2>/dev/null || true)
 if [ -f "$runtime" ]; then
   echo "test.sh: real-time safety tests under RealtimeSanitizer ($runtime)"

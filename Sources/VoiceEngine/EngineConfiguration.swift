@@ -106,6 +106,12 @@ public struct EngineConfiguration: Sendable, Equatable {
     // Output
     public var outputGainDB: Float = 0
 
+    // JACK connections (read by the host when it starts)
+    /// Connect mic_in and speaker_out_L/R to the physical ports at start (never adding a second
+    /// source to a port a patchbay already connected). False leaves all patching to the user for
+    /// good, as `--no-auto-connect` does for one run.
+    public var autoConnect = true
+
     public init() {}
 
     /// True when the engine needs a far-end reference (the echo canceller is on).

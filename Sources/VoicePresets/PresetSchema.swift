@@ -15,6 +15,7 @@ enum PresetSchema {
 
     /// Sections in the order they are rendered (the order of the signal flow), with a one-line help.
     static let sections: [(name: String, help: String)] = [
+        ("jack", "How `voicerack run` joins the JACK graph."),
         ("input", "Microphone gain and high-pass filter, before everything else."),
         ("echo_canceller", "Acoustic echo canceller (speexdsp) and the alignment of its far-end reference."),
         ("preprocessor", "Noise and residual-echo suppression, voice activity detection, dereverberation (speexdsp)."),
@@ -27,7 +28,7 @@ enum PresetSchema {
     ] + EffectKind.allCases.map { ($0.rawValue, "Settings of the \($0.rawValue) unit (used when listed in chain.order).") }
         + [("output", "Gain applied to voice_out, after all processing.")]
 
-    static let keys: [PresetKey] = engineKeys + backingKeys + [recordingFormat, chainOrder] + EffectKind.allCases.flatMap(effectKeys)
+    static let keys: [PresetKey] = jackKeys + engineKeys + backingKeys + [recordingFormat, chainOrder] + EffectKind.allCases.flatMap(effectKeys)
 
     /// `recording.format`: checked with libsndfile's own list, so a preset cannot name a format
     /// this machine cannot write.

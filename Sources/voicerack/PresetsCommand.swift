@@ -13,14 +13,22 @@ struct Presets: ParsableCommand {
         subcommands: [List.self, Show.self, Check.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the presets voicerack finds.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the presets voicerack finds and where each comes from.",
+            discussion: "Exits 66 (no input) when it finds none, naming the folders it looked in.")
 
         func run() throws {
+            let searchPath = PresetLibrary.standardSearchPath()
+            let summaries = PresetLibrary(directories: searchPath.map(\.path)).summaries()
+            guard !summaries.isEmpty else {
+                printError(PresetListing.nothingFound(in: searchPath))
+                throw ExitCode(66)
+            }
             // Names in full, descriptions aligned two spaces after the longest name.
-            let summaries = PresetLibrary.standard().summaries()
             let width = summaries.map(\.name.count).max() ?? 0
             for summary in summaries {
-                print(summary.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + summary.description)
+                let origin = PresetDirectory.origin(of: summary.source, in: searchPath)
+                print("\(summary.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\(summary.description)\(PresetListing.originSuffix(origin))")
             }
         }
     }
@@ -29,7 +37,7 @@ struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a preset with every setting resolved (base applied, defaults filled in).")
 
-        @Argument(help: "Preset name or path to a .toml file.")
+        @Argument(help: "Preset name or path to a .toml file.", completion: PresetCompletion.kind)
         var preset: String
 
         func run() throws {
@@ -45,7 +53,7 @@ struct Presets: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate preset files; prints each problem with file, line and key (exit 65 if any).")
 
-        @Argument(help: "Preset files to check.")
+        @Argument(help: "Preset files to check.", completion: .file(extensions: ["toml"]))
         var files: [String]
 
         func run() throws {

@@ -29,19 +29,21 @@ struct Process: ParsableCommand {
               voicerack process --preset karaoke --mic take.wav --backing song.flac --out voice.wav --record karaoke=mix.wav
             """)
 
-    @Option(name: .long, help: "Preset name (see `voicerack presets list`) or path to a .toml file.")
+    @Option(
+        name: .long, help: "Preset name (see `voicerack presets list`) or path to a .toml file.",
+        completion: PresetCompletion.kind)
     var preset: String = "echo-cancel"
 
-    @Option(name: .long, help: ArgumentHelp("Microphone recording (any format libsndfile reads).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Microphone recording (any format libsndfile reads).", valueName: "file"), completion: .file())
     var mic: String
 
-    @Option(name: .long, help: ArgumentHelp("Far-end reference: what the loudspeakers played (optional with --backing).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Far-end reference: what the loudspeakers played (optional with --backing).", valueName: "file"), completion: .file())
     var ref: String?
 
-    @Option(name: .long, help: ArgumentHelp("Backing track that played on the loudspeakers (overrides the preset's backing.file).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Backing track that played on the loudspeakers (overrides the preset's backing.file).", valueName: "file"), completion: .file())
     var backing: String?
 
-    @Option(name: .long, help: ArgumentHelp("Output file for the processed voice.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Output file for the processed voice.", valueName: "file"), completion: .file())
     var out: String
 
     @Option(name: .long, help: "Block size in samples, as a JACK period (1-8192).")

@@ -69,7 +69,9 @@ struct Run: ParsableCommand {
             finalised first).
             """)
 
-    @Option(name: .long, help: "Preset name (see `voicerack presets list`) or path to a .toml file.")
+    @Option(
+        name: .long, help: "Preset name (see `voicerack presets list`) or path to a .toml file.",
+        completion: PresetCompletion.kind)
     var preset: String = "echo-cancel"
 
     @Option(name: .long, help: "JACK client name.")
@@ -110,7 +112,7 @@ struct Run: ParsableCommand {
 
     @Flag(name: .long, help: "Read commands from standard input: set KEY VALUE, show, unmute, help.")
     var control = false
-    @Option(name: .long, help: ArgumentHelp("Backing track to play on speaker_out_L/R (overrides the preset's backing.file); SIGUSR2 pauses/resumes it.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Backing track to play on speaker_out_L/R (overrides the preset's backing.file); SIGUSR2 pauses/resumes it.", valueName: "file"), completion: .file())
     var backing: String?
 
     @Option(

@@ -17,5 +17,6 @@ struct Voicerack: ParsableCommand {
             Exit codes (sysexits): 0 ok, 64 usage, 65 bad input data (audio file, preset), \
             69 JACK server unavailable, 73 output cannot be created (or exists: use --force), 74 I/O error.
             """,
+        version: VoicerackVersion.string,
         subcommands: [Run.self, Process.self, Presets.self, Plugins.self])
 }

@@ -53,7 +53,7 @@ import VoiceEngine
         let e = try error("description = \"x\"\n\n[echo]\ntail_ms = 100\n", line: 3, key: "echo")
         #expect(e?.message == "unknown section [echo] (did you mean [echo_canceller]?)")
         let far = try error("[zzz]\n", line: 1, key: "zzz")
-        #expect(far?.message == "unknown section [zzz]; allowed: [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [backing], [recording], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
+        #expect(far?.message == "unknown section [zzz]; allowed: [jack], [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [backing], [recording], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
     }
 
     @Test func unknownKey() throws {

@@ -64,8 +64,8 @@ extension LiveLoop {
         if Date().timeIntervalSince(restart.lastStatus) >= out.interval {
             restart.lastStatus = Date()
             let seconds = String(format: "%.0f", Date().timeIntervalSince(restart.since))
-            out.status(
-                "waiting for JACK server '\(server)' to come back (\(seconds) s); take \(restart.take) is finalised")
+            let waiting = "waiting for JACK server '\(server)' to come back (\(seconds) s); take \(restart.take) is finalised"
+            out.status({ width in String(waiting.prefix(max(0, width - 1))) }, logLine: waiting)
         }
         guard Date() >= restart.nextAttempt else { return }
         restart.nextAttempt = Date().addingTimeInterval(0.5)

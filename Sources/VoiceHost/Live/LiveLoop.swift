@@ -19,6 +19,10 @@ final class LiveLoop {
     let control: LiveControl
     let commands: StandardInputLines?
     private var lastStatus = Date()
+    /// The terminal's status line (bars with peak hold).
+    private var terminal = TerminalStatus()
+    /// When the running recordings started (`ProcessInfo.systemUptime`), for `REC 00:12:31`.
+    var recordingStarted: Double?
     private var blockSize: Int
     private var feedbackEvents = 0
     private var mutedTalkEvents = 0
@@ -35,7 +39,7 @@ final class LiveLoop {
         self.driver = driver
         self.recorder = recorder
         self.streaming = streaming
-        out = StatusOutput(level: request.logLevel)
+        out = StatusOutput(level: request.logLevel, prompt: request.control)
         do {
             host = try CycleHost(
                 configuration: request.configuration, sampleRate: driver.sampleRate, blockSize: driver.blockSize)
@@ -69,7 +73,10 @@ final class LiveLoop {
         }
         var startLines: [String] = []
         do {
-            if recorder.recordsFromStart { startLines = try recorder.start(host, client: driver.clientName) }
+            if recorder.recordsFromStart {
+                startLines = try recorder.start(host, client: driver.clientName)
+                recordingStarted = ProcessInfo.processInfo.systemUptime
+            }
             if let streaming { startLines.append(try streaming.start(host, recorder: recorder)) }
             try driver.start(host)
         } catch let error as HostError {
@@ -87,7 +94,9 @@ final class LiveLoop {
         if driver.clientName != request.options.name {
             out.log("note: the name '\(request.options.name)' was taken; JACK named this client '\(driver.clientName)'")
         }
-        if request.autoConnect {
+        if !request.configuration.autoConnect {
+            out.log("auto-connect is off (jack.auto_connect = false in preset \(request.presetName)): no port connected")
+        } else if request.autoConnect {
             for note in driver.autoConnect() { out.log(note) }
         }
         if commands != nil { out.log("reading commands from standard input (help lists them)") }
@@ -148,7 +157,8 @@ final class LiveLoop {
         for line in recorder.newProblems() { out.log(line, level: .error) }
         for line in streaming?.takeMessages() ?? [] { out.log(line, level: line.contains("stopped") ? .error : .info) }
         for command in commands?.take() ?? [] {
-            for line in control.handle(command) { out.log(line) }
+            out.commandTaken(command)
+            for line in sessionCommand(command) ?? control.handle(command) { out.log(line) }
         }
         reportEvents()
         driver.updateLatenciesIfNeeded()
@@ -164,8 +174,16 @@ final class LiveLoop {
         }
         if Date().timeIntervalSince(lastStatus) >= out.interval {
             lastStatus = Date()
-            let recording = [recorder.statusText, streaming?.statusText].compactMap { $0 }.joined(separator: "  ")
-            out.status(StatusText.line(now, driver.status(), recording: recording.isEmpty ? nil : recording))
+            let driverStatus = driver.status()
+            let recording = recordingStarted.map { started in
+                TerminalStatus.Recording(started: started, failed: recorder.failedFiles, lost: recorder.framesLost)
+            }
+            out.status(
+                { width in
+                    terminal.line(now, driverStatus, recording: recording, time: ProcessInfo.processInfo.systemUptime, width: width)
+                }, logLine: StatusText.line(
+                    now, driverStatus,
+                    recording: [recorder.statusText, streaming?.statusText].compactMap { $0 }.joined(separator: "  ")))
         }
         if request.waitForServer { rememberConnections() }
     }
@@ -194,13 +212,9 @@ final class LiveLoop {
     private func toggleRecording() {
         if recorder.isRecording {
             out.log("SIGUSR1: stopping the recording")
-            for line in recorder.stop(detachingFrom: host) { out.log(line) }
-            return
-        }
-        do {
-            for line in try recorder.start(host, client: driver.clientName) { out.log("SIGUSR1: " + line) }
-        } catch {
-            out.log("SIGUSR1: cannot start recording: \(error.message)", level: .error)
+            for line in stopRecording() { out.log(line) }
+        } else {
+            for line in startRecording() { out.log("SIGUSR1: " + line) }
         }
     }
 
@@ -210,6 +224,7 @@ final class LiveLoop {
     func finish() {
         if let line = streaming?.stop(host, recorder: recorder) { out.log("summary: " + line) }
         _ = recorder.stop(detachingFrom: host)
+        recordingStarted = nil
         for line in recorder.finishedLines { out.log("summary: " + line) }
         SignalWaiter.exitOnNextSignal(
             [SIGINT, SIGTERM], code: HostError.Kind.unavailable.rawValue,
@@ -223,5 +238,6 @@ final class LiveLoop {
         }
         if let line = streaming?.stop(host, recorder: recorder, force: true) { out.log("summary: " + line) }
         out.log("summary: " + RecordingText.timing(driver.status()))
+        out.restoreScreen()
     }
 }

@@ -115,6 +115,11 @@ final class LiveRecorder {
         return lines
     }
 
+    /// Running recordings that stopped on an error (the terminal status shows them).
+    var failedFiles: Int { active.filter { $0.recording.status.failed }.count }
+    /// Frames the running recordings lost to a slow disk or a gap in time (written as silence).
+    var framesLost: Int { active.reduce(0) { $0 + $1.recording.status.framesLost } }
+
     /// The status-line part, e.g. `rec 2 files, lost 0`; nil when not recording.
     var statusText: String? {
         guard !active.isEmpty else { return nil }

@@ -16,13 +16,20 @@ public struct ConsoleLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     /// Prefix lines with a timestamp and the level (standard output is not a terminal).
     let timestamps: Bool
-    /// Called before a line is written (the status line ends its redrawn line first).
+    /// Called before a line is written (the status line ends its redrawn line first, or the
+    /// cursor moves into the log region).
     let beforeWrite: @Sendable () -> Void
+    /// Called after a line is written (the cursor goes back to the prompt).
+    let afterWrite: @Sendable () -> Void
 
-    public init(level: Logger.Level, timestamps: Bool, beforeWrite: @escaping @Sendable () -> Void = {}) {
+    public init(
+        level: Logger.Level, timestamps: Bool, beforeWrite: @escaping @Sendable () -> Void = {},
+        afterWrite: @escaping @Sendable () -> Void = {}
+    ) {
         logLevel = level
         self.timestamps = timestamps
         self.beforeWrite = beforeWrite
+        self.afterWrite = afterWrite
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -36,6 +43,7 @@ public struct ConsoleLogHandler: LogHandler {
         if timestamps { line += Self.timestamp() + " " + event.level.rawValue.uppercased() + " " }
         line += "voicerack: \(event.message)\n"
         StatusOutput.writeOut(line)
+        afterWrite()
     }
 
     /// Now, in UTC, as `2026-11-23T15:30:00.123Z`.

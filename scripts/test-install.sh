@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Tests scripts/install.sh: installs into a temporary prefix (the debug build, already built by
+# scripts/test.sh) and checks, from another working folder and with an empty home:
+#   * the installed binary finds the shipped presets (presets list, [shipped]) and --version;
+#   * it runs as a JACK client on a private dummy-driver jackd and stops cleanly on SIGINT;
+#   * man -l renders the page without warnings;
+#   * bash completion offers echo-cancel after --preset, .toml files for a path, files for --mic;
+#   * the zsh and fish scripts parse (when those shells are installed), the .desktop file
+#     validates, the systemd unit verifies and runs the installed binary.
+# Exits non-zero with a message naming the failed check.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/voicerack-install-test.XXXXXX")
+server="voicerack-install-$$"
+jackd_pid=""
+voicerack_pid=""
+cleanup() {
+  [ -n "$voicerack_pid" ] && kill -KILL "$voicerack_pid" 2>/dev/null || true
+  [ -n "$jackd_pid" ] && kill -TERM "$jackd_pid" 2>/dev/null && wait "$jackd_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "test-install: FAIL: $*" >&2; exit 1; }
+pass() { echo "test-install: ok: $*" >&2; }
+# Polls `$1` (a shell condition) every 0.1 s for at most $2 seconds.
+wait_for() {
+  local tries=$(($2 * 10))
+  while [ "$tries" -gt 0 ]; do
+    eval "$1" && return 0
+    sleep 0.1
+    tries=$((tries - 1))
+  done
+  return 1
+}
+
+prefix="$work/prefix"
+"$repo/scripts/install.sh" --prefix "$prefix" --configuration debug 2>"$work/install.log" \
+  || { cat "$work/install.log" >&2; fail "install.sh exited $?"; }
+for f in bin/voicerack share/voicerack/presets/echo-cancel.toml share/man/man1/voicerack.1 \
+  share/bash-completion/completions/voicerack share/zsh/site-functions/_voicerack \
+  share/fish/vendor_completions.d/voicerack.fish share/applications/voicerack.desktop \
+  lib/systemd/user/voicerack.service; do
+  [ -f "$prefix/$f" ] || fail "install.sh did not install $f"
+done
+pass "install.sh installed every file"
+
+# From elsewhere, with an empty home and no $VOICERACK_PRESETS: only share/ can supply presets.
+elsewhere="$work/elsewhere"
+mkdir -p "$elsewhere" "$work/home"
+cd "$elsewhere"
+# env execs the program, so a background run's $! is voicerack's own pid (SIGINT reaches it).
+run_installed() { exec env -u VOICERACK_PRESETS -u XDG_CONFIG_HOME HOME="$work/home" "$prefix/bin/voicerack" "$@"; }
+listing=$(run_installed presets list) || fail "presets list exited $?"
+grep -q '^echo-cancel .*\[shipped\]$' <<<"$listing" || fail "presets list does not show echo-cancel as shipped: $listing"
+[ "$(grep -c '\[shipped\]$' <<<"$listing")" -eq "$(ls "$repo"/presets/*.toml | wc -l)" ] \
+  || fail "presets list does not show every shipped preset: $listing"
+[ "$(run_installed --version)" = "$(grep -o '"[0-9][^"]*"' "$repo/Sources/voicerack/Version.swift" | tr -d '"')" ] \
+  || fail "--version does not print the version constant"
+pass "the installed binary lists the shipped presets from another folder"
+
+# run: a private dummy-driver server; voicerack joins it, then leaves on SIGINT with exit 0.
+jackd -n "$server" -d dummy -r 48000 -p 256 >"$work/jackd.log" 2>&1 &
+jackd_pid=$!
+wait_for "jack_lsp -s $server >/dev/null 2>&1" 20 || fail "jackd '$server' did not come up: $(cat "$work/jackd.log")"
+(run_installed run --server "$server" --name installed --preset echo-cancel --no-auto-connect) >"$work/run.log" 2>&1 &
+voicerack_pid=$!
+wait_for "jack_lsp -s $server 2>/dev/null | grep -q '^installed:mic_in$'" 30 \
+  || fail "the installed voicerack did not open its ports: $(cat "$work/run.log")"
+wait_for "grep -q 'running as JACK client' '$work/run.log'" 10 || fail "no start line: $(cat "$work/run.log")"
+kill -INT "$voicerack_pid"
+wait_for "! kill -0 $voicerack_pid 2>/dev/null" 15 || fail "voicerack did not stop within 15 s of SIGINT: $(cat "$work/run.log")"
+status=0
+wait "$voicerack_pid" || status=$?
+voicerack_pid=""
+[ "$status" -eq 0 ] || fail "voicerack run exited $status on SIGINT: $(cat "$work/run.log")"
+pass "the installed binary runs as a JACK client and stops on SIGINT"
+
+manual=$(MANWIDTH=80 man -l "$prefix/share/man/man1/voicerack.1" 2>"$work/man.err") || fail "man -l exited $?"
+[ ! -s "$work/man.err" ] || fail "man -l warned: $(cat "$work/man.err")"
+grep -q 'voicerack.*Echo cancellation' <<<"$manual" || fail "the man page has no NAME line: $manual"
+grep -q -- '--preset' <<<"$manual" || fail "the man page does not describe --preset"
+pass "man -l renders the page without warnings"
+
+# Bash completion as the shell calls it (complete -F): COMP_* set, the function given the
+# command, the current word and the previous one.
+complete_words() {
+  PATH="$prefix/bin:$PATH" HOME="$work/home" bash -c '
+    source "$1"; shift
+    COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+    _voicerack "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf "%s\n" "${COMPREPLY[@]}"' _ "$prefix/share/bash-completion/completions/voicerack" "$@"
+}
+offered=$(complete_words voicerack run --preset "")
+grep -qx 'echo-cancel' <<<"$offered" || fail "bash completion after 'run --preset ' offers: $offered"
+grep -qx 'karaoke' <<<"$offered" || fail "bash completion after 'run --preset ' lacks karaoke: $offered"
+offered=$(complete_words voicerack process --preset ec)
+[ "$offered" = "echo-cancel" ] || fail "bash completion of 'process --preset ec' offers: $offered"
+mkdir -p mine && echo 'description = "mine"' >mine/my-setup.toml && touch mine/notes.txt
+offered=$(complete_words voicerack run --preset mine/)
+[ "$offered" = "mine/my-setup.toml" ] || fail "bash completion of '--preset mine/' offers: $offered"
+touch take.wav
+offered=$(complete_words voicerack process --mic ta)
+grep -qx 'take.wav' <<<"$offered" || fail "bash completion of '--mic ta' offers: $offered"
+pass "bash completion offers preset names, .toml paths and files"
+
+if command -v zsh >/dev/null; then zsh -n "$prefix/share/zsh/site-functions/_voicerack" || fail "zsh completion does not parse"; fi
+if command -v fish >/dev/null; then fish -n "$prefix/share/fish/vendor_completions.d/voicerack.fish" || fail "fish completion does not parse"; fi
+desktop-file-validate "$prefix/share/applications/voicerack.desktop" || fail "the .desktop file does not validate"
+grep -qx "Exec=$prefix/bin/voicerack run --preset echo-cancel --control" "$prefix/share/applications/voicerack.desktop" \
+  || fail "the .desktop file does not run the installed binary"
+unit="$prefix/lib/systemd/user/voicerack.service"
+grep -qx "ExecStart=$prefix/bin/voicerack run --preset echo-cancel" "$unit" || fail "the unit does not run the installed binary"
+grep -qx "Restart=on-failure" "$unit" || fail "the unit does not restart on failure"
+if command -v systemd-analyze >/dev/null; then
+  systemd-analyze verify --man=no "$unit" 2>"$work/unit.err" || fail "systemd-analyze verify: $(cat "$work/unit.err")"
+fi
+pass "completion scripts, .desktop file and systemd unit"
+echo "test-install: all checks passed" >&2
