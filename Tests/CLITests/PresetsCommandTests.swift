@@ -21,7 +21,7 @@ struct PresetsCommandTests {
         #expect(r.status == 0)
         let lines = r.standardOutput.split(separator: "\n").map(String.init)
         let mine = try #require(lines.first { $0.hasPrefix(long) }, "\(r.standardOutput)")
-        #expect(mine == long + "  long one")
+        #expect(mine == long + "  long one  [$VOICERACK_PRESETS]", "\(mine)")
         let raw = try #require(lines.first { $0.hasPrefix("raw ") })
         #expect(raw.firstIndex(of: "B").map { raw.distance(from: raw.startIndex, to: $0) } == long.count + 2, "\(raw)")
     }

@@ -30,6 +30,9 @@ struct ServerRestart {
 ///
 /// - Realtime: never; main thread.
 extension LiveLoop {
+    /// The server's name for messages.
+    private var serverName: String { request.options.serverDisplayName }
+
     /// Remembers the current connections, unless the server died meanwhile (its graph is gone).
     func rememberConnections() {
         let now = PortConnections.read(driver)
@@ -41,7 +44,7 @@ extension LiveLoop {
         let reason = driver.shutdownReason.map { ": \($0)" } ?? ""
         out.endLine()
         out.log(
-            "JACK server '\(server)' shut down\(reason); finalising the recordings and waiting for it to come back (--wait-for-server)",
+            "JACK server '\(serverName)' shut down\(reason); finalising the recordings and waiting for it to come back (--wait-for-server)",
             level: .error)
         restart.resumeRecording = recorder.isRecording
         for line in recorder.stop(detachingFrom: host) { out.log("take \(restart.take): " + line) }
@@ -64,7 +67,7 @@ extension LiveLoop {
         if Date().timeIntervalSince(restart.lastStatus) >= out.interval {
             restart.lastStatus = Date()
             let seconds = String(format: "%.0f", Date().timeIntervalSince(restart.since))
-            let waiting = "waiting for JACK server '\(server)' to come back (\(seconds) s); take \(restart.take) is finalised"
+            let waiting = "waiting for JACK server '\(serverName)' to come back (\(seconds) s); take \(restart.take) is finalised"
             out.status({ width in String(waiting.prefix(max(0, width - 1))) }, logLine: waiting)
         }
         guard Date() >= restart.nextAttempt else { return }
@@ -75,7 +78,7 @@ extension LiveLoop {
             fresh.close()
             throw HostError(
                 .unavailable,
-                "JACK server '\(server)' came back at \(fresh.sampleRate) Hz; the engine and the recordings are built for \(host.sampleRate) Hz. Restart voicerack to continue at \(fresh.sampleRate) Hz"
+                "JACK server '\(serverName)' came back at \(fresh.sampleRate) Hz; the engine and the recordings are built for \(host.sampleRate) Hz. Restart voicerack to continue at \(fresh.sampleRate) Hz"
             )
         }
         // The engine follows a new period as on a buffer-size change (nothing if it is the same).
@@ -101,7 +104,7 @@ extension LiveLoop {
         let problems = PortConnections.restore(restart.connections, on: driver)
         let seconds = String(format: "%.1f", Date().timeIntervalSince(restart.since))
         out.log(
-            "JACK server '\(server)' is back after \(seconds) s: running again as '\(driver.clientName)' with the same ports; \(restart.connections.count - problems.count) of \(restart.connections.count) connections restored; take \(restart.take) begins"
+            "JACK server '\(serverName)' is back after \(seconds) s: running again as '\(driver.clientName)' with the same ports; \(restart.connections.count - problems.count) of \(restart.connections.count) connections restored; take \(restart.take) begins"
         )
         for problem in problems { out.log(problem, level: .warning) }
         for line in lines { out.log(line) }

@@ -18,6 +18,8 @@ final class LiveLoop {
     let out: StatusOutput
     let control: LiveControl
     let commands: StandardInputLines?
+    /// `--wait-for-server`: the connections to make again, whether the server is awaited, the take.
+    var restart = ServerRestart()
     private var lastStatus = Date()
     /// The terminal's status line (bars with peak hold).
     private var terminal = TerminalStatus()
@@ -26,9 +28,7 @@ final class LiveLoop {
     private var blockSize: Int
     private var feedbackEvents = 0
     private var mutedTalkEvents = 0
-    /// `--wait-for-server`: the connections to make again, whether the server is awaited, the take.
-    var restart = ServerRestart()
-    var server: String { request.options.serverDisplayName }
+    private var server: String { request.options.serverDisplayName }
 
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
     /// the driver when that fails.
