@@ -104,3 +104,69 @@ extension LiveClientTests {
         return refined
     }
 }
+
+extension LiveClientTests {
+    /// Runs `voicerack run --stream … --record …` with a sine on mic_in for `seconds`, calling
+    /// `during` half way; returns voicerack's output.
+    private func streamRun(icecast: IcecastServer, seconds: Double, during: () -> Void) throws -> String {
+        let server = try JACKServer()
+        defer { server.stop() }
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = "icecast://source:\(icecast.sourcePassword)@127.0.0.1:\(icecast.port)/fault.ogg"
+        let (voicerack, _) = try launchRecordingClient(on: server, ["--stream", url, "--record", folder + "/local.wav"])
+        defer { voicerack.stop(SIGKILL) }
+        let sine = try feedSine(on: server)
+        defer { sine.stop(SIGTERM) }
+        #expect(poll(timeout: 15) { voicerack.output.contains("stream live") }, "\(voicerack.output)")
+        Thread.sleep(forTimeInterval: seconds / 2)
+        during()
+        Thread.sleep(forTimeInterval: seconds / 2)
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 40) == 0, "\(voicerack.output)")
+        return voicerack.output
+    }
+
+    /// The summary's figures: recording frames lost, callback overruns by own work, worst % of the period.
+    static func summaryFigures(_ output: String) -> (lost: Int?, workOverruns: Int?, worst: Double?) {
+        func number(after marker: String, in line: Substring?) -> Double? {
+            guard let line, let r = line.range(of: marker) else { return nil }
+            return Double(line[r.upperBound...].prefix { $0.isNumber || $0 == "." })
+        }
+        let lines = output.split(separator: "\n")
+        let recorded = lines.first { $0.contains("summary: recorded voice") }
+        let callback = lines.first { $0.contains("summary: callback:") }
+        return (
+            number(after: "lost ", in: recorded).map(Int.init), number(after: "period (", in: callback).map(Int.init),
+            number(after: "worst ", in: callback)
+        )
+    }
+
+    @Test(
+        "run --stream: the server stalled (SIGSTOP) for 10 s: the recording loses nothing and the callback is never late by its own work; the server killed and restarted: the stream comes back, the recording loses nothing",
+        .enabled(if: streamToolsAvailable, "icecast2, ffmpeg or jack_simple_client missing"))
+    func streamFaultsNeverReachTheProcessThread() throws {
+        let icecast = try IcecastServer(sourcePassword: "pw-\(UInt32.random(in: 0...UInt32.max))")
+        defer { icecast.stop() }
+        let calm = try streamRun(icecast: icecast, seconds: 12) {}
+        let stalled = try streamRun(icecast: icecast, seconds: 12) {
+            icecast.pause()
+            Thread.sleep(forTimeInterval: 10)
+            icecast.resume()
+        }
+        let restarted = try streamRun(icecast: icecast, seconds: 8) {
+            icecast.kill()
+            Thread.sleep(forTimeInterval: 1)
+            try? icecast.start()
+        }
+        for (name, output) in [("calm", calm), ("stalled", stalled), ("restarted", restarted)] {
+            let f = Self.summaryFigures(output)
+            print("stream fault run \(name): recording lost \(f.lost.map(String.init) ?? "?"), callback overruns by own work \(f.workOverruns.map(String.init) ?? "?"), worst callback \(f.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period")
+            #expect(f.lost == 0, "\(name): \(output)")
+            #expect(f.workOverruns == 0, "\(name): \(output)")
+        }
+        #expect(restarted.contains("stream dropped") || restarted.contains("reconnect"), "\(restarted)")
+        let lines = restarted.split(separator: "\n").filter { $0.contains("stream live") }
+        #expect(lines.count >= 2, "live again after the restart:\n\(restarted)")
+    }
+}
