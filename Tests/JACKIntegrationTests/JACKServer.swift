@@ -80,3 +80,31 @@ final class JACKServer {
         var description: String { message }
     }
 }
+
+extension JACKServer {
+    /// Starts jack_capture recording `ports` into `path` (float WAV, one channel per port) until
+    /// it is stopped with SIGINT, and waits until it is connected to every port.
+    ///
+    /// Two ways jack_capture fails that are the server's and not voicerack's are handled: its
+    /// `-d SECONDS` form now and then never finished on a loaded machine (so it runs until
+    /// stopped), and a server busy with a graph change refuses a new client now and then ("Can
+    /// not activate client", seen under scripts/stress-tests.sh): jack_capture then exits at once,
+    /// and is started again, at most three times in all. Anything else is an error.
+    func startCapture(_ ports: [String], to path: String) throws -> ChildProcess {
+        var attempts: [String] = []
+        for _ in 1...3 {
+            let capture = try ChildProcess(
+                Tools.jackCapture!, ["-ns", "-as", "-c", "\(ports.count)"] + ports.flatMap { ["-p", $0] } + [path],
+                environment: Tools.environment.merging(["JACK_DEFAULT_SERVER": name]) { $1 })
+            let connected = poll(timeout: 15) {
+                guard capture.isRunning else { return true }
+                return ports.allSatisfy { (try? lsp(["-c", $0]))?.contains("jack_capture") == true }
+            }
+            if connected && capture.isRunning { return capture }
+            capture.stop(SIGKILL)
+            attempts.append(capture.output)
+            guard capture.output.contains("Can not activate client") || capture.output.contains("Cannot open") else { break }
+        }
+        throw ServerError(message: "jack_capture did not connect to \(ports.joined(separator: ", ")):\n" + attempts.joined(separator: "\n---\n"))
+    }
+}

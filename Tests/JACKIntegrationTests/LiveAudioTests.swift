@@ -34,11 +34,12 @@ extension LiveClientTests {
 
         let path = NSTemporaryDirectory() + "voicerack-it-\(getpid())-\(UUID().uuidString).wav"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let capture = try runTool(
-            Tools.jackCapture!,
-            ["-d", "1", "-ns", "-as", "-c", "3", "-p", "vr:voice_out", "-p", "vr:speaker_out_L", "-p", "vr:monitor_out_L", path],
-            timeout: 20, environment: ["JACK_DEFAULT_SERVER": server.name])
-        try #require(capture.status == 0, "jack_capture: \(capture.output)")
+        // Until stopped, not `-d 1`: a `-d` take now and then never finished on a loaded machine.
+        let capture = try server.startCapture(["vr:voice_out", "vr:speaker_out_L", "vr:monitor_out_L"], to: path)
+        defer { capture.stop(SIGKILL) }
+        Thread.sleep(forTimeInterval: 1.2)
+        capture.send(SIGINT)
+        try #require(capture.waitForExit(timeout: 10) == 0, "jack_capture: \(capture.output)")
 
         let audio = try AudioFileContents.read(path)
         #expect(audio.sampleRate == 48_000)

@@ -36,14 +36,8 @@ extension LiveClientTests {
             // Run until stopped, not `-d 1`: in CI a `-d 1` take now and then never finished
             // (no output, several tries in a row); the stopped-by-signal form, which the ERLE
             // test uses, has not hung. Recorded only once jack_capture is connected to the port.
-            let capture = try ChildProcess(
-                Tools.jackCapture!, ["-ns", "-as", "-c", "1", "-p", port, path],
-                environment: Tools.environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
+            let capture = try server.startCapture([port], to: path)
             defer { capture.stop(SIGKILL) }
-            let connected = poll(timeout: 15) {
-                !capture.isRunning || (try? server.lsp(["-c", port]))?.contains("jack_capture") == true
-            }
-            try #require(connected && capture.isRunning, "jack_capture did not connect to \(port):\n\(capture.output)")
             Thread.sleep(forTimeInterval: 1.2)
             capture.send(SIGINT)
             try #require(capture.waitForExit(timeout: 10) == 0, "jack_capture: \(capture.output)")

@@ -125,19 +125,12 @@ extension LiveClientTests {
 
     /// Starts jack_capture recording `CLIENT:voice_out` (mono float WAV) and waits until it is connected.
     func startCapture(on server: JACKServer, to path: String) throws -> ChildProcess {
-        // jack_capture has no server option; JACK_DEFAULT_SERVER picks the server.
-        let capture = try ChildProcess(
-            Tools.jackCapture!, ["-ns", "-as", "-c", "1", "-p", "\(Self.client):voice_out", path],
-            environment: Tools.environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
-        let connected = poll(timeout: 15) {
-            !capture.isRunning || (try? server.lsp(["-c", "\(Self.client):voice_out"]))?.contains("jack_capture") == true
-        }
-        guard connected, capture.isRunning else {
-            capture.stop(SIGKILL)
-            Issue.record("jack_capture did not connect to voice_out:\n\(capture.output)")
+        do {
+            return try server.startCapture(["\(Self.client):voice_out"], to: path)
+        } catch {
+            Issue.record("\(error)")
             throw CancellationError()
         }
-        return capture
     }
 
     /// Checks that jack_capture's recording holds the voice the peer recorded: aligned on the
