@@ -42,6 +42,18 @@ struct TerminalStatusTmuxTests {
         func key(_ name: String) throws { _ = try runTool(tmux, ["-L", socket, "send-keys", "-t", "vr", name]) }
     }
 
+    /// `voicerack run` recording `take.wav` in `folder`, in a new pane; the pane's shell says
+    /// `voicerack-exited-STATUS` when it ends, and stays.
+    func startVoicerack(on server: JACKServer, in folder: TemporaryFolder, _ extra: [String]) throws -> Pane {
+        let binary = try #require(Tools.voicerack)
+        let arguments =
+            ["run", "--server", server.name, "--name", "vr-tmux", "--no-auto-connect", "--record", "take.wav"] + extra
+        return try Pane(
+            command:
+                "cd '\(folder.path)' && env JACK_NO_START_SERVER=1 '\(binary)' \(arguments.joined(separator: " ")); echo voicerack-exited-$?; sleep 600"
+        )
+    }
+
     /// The seconds on the `REC 00:00:SS` clock in `row`, if shown.
     func recordingSeconds(_ row: String) -> Int? {
         guard let match = row.firstMatch(of: /^REC (\d\d):(\d\d):(\d\d)/) else { return nil }
@@ -53,11 +65,7 @@ struct TerminalStatusTmuxTests {
         let server = try JACKServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
-        let binary = try #require(Tools.voicerack)
-        let pane = try Pane(
-            command:
-                "cd '\(folder.path)' && env JACK_NO_START_SERVER=1 '\(binary)' run --server '\(server.name)' --name vr-tmux --no-auto-connect --control --force --record take.wav; echo voicerack-exited-$?; sleep 600"
-        )
+        let pane = try startVoicerack(on: server, in: folder, ["--control", "--force"])
         // The status row above the prompt row, the recording running.
         let up = poll(timeout: 20) { pane.rows().count == 24 && recordingSeconds(pane.rows()[22]) != nil }
         #expect(up, "\(pane.rows().joined(separator: "\n"))")
@@ -106,11 +114,7 @@ struct TerminalStatusTmuxTests {
         let server = try JACKServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
-        let binary = try #require(Tools.voicerack)
-        let pane = try Pane(
-            command:
-                "cd '\(folder.path)' && env JACK_NO_START_SERVER=1 '\(binary)' run --server '\(server.name)' --name vr-tmux1 --no-auto-connect --record take.wav; echo voicerack-exited-$?; sleep 600"
-        )
+        let pane = try startVoicerack(on: server, in: folder, [])
         #expect(poll(timeout: 30) { pane.rows().contains { (recordingSeconds($0) ?? 0) >= 6 } }, "\(pane.rows())")
         let statusRows = pane.rows().filter { $0.contains("mic [") }
         #expect(statusRows.count == 1, "\(pane.rows())")
