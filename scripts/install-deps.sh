@@ -4,10 +4,11 @@
 set -euo pipefail
 # dbus-daemon and python3-dbus: jackdbus + jack_control, the only way to change a running server's
 # sample rate (switch-master), which the live tests use.
-# man-db, groff-base, desktop-file-utils and systemd: scripts/test-install.sh renders the installed
-# man page, validates the .desktop file and verifies the user unit; tmux: the status-line test.
+# man-db, groff-base, desktop-file-utils, systemd, zsh and fish: scripts/test-install.sh renders the
+# installed man page, validates the .desktop file, verifies the user unit and tries the completions;
+# tmux: the status-line test.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
-  dbus-daemon python3-dbus man-db groff-base desktop-file-utils systemd tmux)
+  dbus-daemon python3-dbus man-db groff-base desktop-file-utils systemd zsh fish tmux)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
   packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)
