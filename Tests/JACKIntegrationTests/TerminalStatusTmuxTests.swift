@@ -121,6 +121,22 @@ struct TerminalStatusTmuxTests {
         #expect(statusRows.allSatisfy { $0.count <= 79 && $0.hasPrefix("REC ") })
         #expect(pane.rows(joined: true).filter { $0.contains("mic [") } == statusRows)
         #expect(!pane.rows().contains { $0.contains("CPU ") && !$0.contains("mic [") })
+
+        // Log lines (SIGUSR1 stops the recording) go above the status, which is drawn again
+        // below them: still one status row, the last one, and no stale copy left behind.
+        let shell = try runTool(pane.tmux, ["-L", pane.socket, "display-message", "-p", "-t", "vr", "#{pane_pid}"])
+            .output
+        let child = try runTool("/usr/bin/pgrep", ["-P", shell.trimmingCharacters(in: .whitespacesAndNewlines)]).output
+        let pid = try #require(
+            pid_t(child.trimmingCharacters(in: .whitespacesAndNewlines)), "voicerack's pid: \(child)")
+        kill(pid, SIGUSR1)
+        #expect(
+            poll(timeout: 10) {
+                let rows = pane.rows()
+                return rows.contains("voicerack: SIGUSR1: stopping the recording")
+                    && rows.last(where: { !$0.isEmpty })?.hasPrefix("mic [") == true
+            }, "\(pane.rows())")
+        #expect(pane.rows().filter { $0.contains("mic [") }.count == 1, "\(pane.rows())")
         try pane.key("C-c")
         #expect(poll(timeout: 15) { pane.rows().contains("voicerack-exited-0") }, "\(pane.rows())")
     }
