@@ -58,7 +58,9 @@ struct Run: ParsableCommand {
 
             --control reads commands from standard input, one per line: set KEY VALUE (keys as in \
             presets, e.g. set compressor.threshold_dbfs -18, set monitor.master_db -6), show, \
-            unmute, help. A bad key or value is answered with the key and its allowed range.
+            unmute, record, stop, pause (the backing track), status, help. A bad key or value is \
+            answered with the key and its allowed range. On a terminal the prompt keeps the bottom \
+            row: the status line and the log never overwrite what you type.
 
             Feedback guard: when the monitor plays through speakers and the loop howls (a narrow \
             peak growing in the mic), the monitor is muted (a 20 ms glide) and a line names the \
@@ -110,7 +112,7 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Overwrite recording files that exist.")
     var force = false
 
-    @Flag(name: .long, help: "Read commands from standard input: set KEY VALUE, show, unmute, help.")
+    @Flag(name: .long, help: "Read commands from standard input: set KEY VALUE, show, unmute, record, stop, pause, status, help.")
     var control = false
     @Option(name: .long, help: ArgumentHelp("Backing track to play on speaker_out_L/R (overrides the preset's backing.file); SIGUSR2 pauses/resumes it.", valueName: "file"), completion: .file())
     var backing: String?

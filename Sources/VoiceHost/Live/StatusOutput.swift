@@ -24,6 +24,8 @@ final class StatusOutput: @unchecked Sendable {
     /// Seconds between status lines.
     var interval: Double { isTerminal ? 0.5 : 5 }
     private var lineOpen = false
+    /// The status line last drawn (single-line mode), redrawn under each log line.
+    private var lastLine: String?
     private(set) var logger = Logger(label: "voicerack")
     /// Split the screen for a prompt (`--control` on a terminal).
     private let prompt: Bool
@@ -60,6 +62,7 @@ final class StatusOutput: @unchecked Sendable {
         guard prompt, size.rows >= 4 else {
             Self.writeOut("\r\u{1B}[2K" + line)
             lineOpen = true
+            lastLine = line
             return
         }
         if splitRows != size.rows { split(rows: size.rows) }
@@ -87,7 +90,7 @@ final class StatusOutput: @unchecked Sendable {
     /// redrawn empty.
     func commandTaken(_ command: String) {
         guard splitRows > 0 else { return }
-        log(Self.promptText + command)
+        log(Self.promptText + Self.printable(command))
         Self.writeOut("\u{1B}[\(splitRows);1H\u{1B}[2K" + Self.promptText)
     }
 
@@ -96,15 +99,17 @@ final class StatusOutput: @unchecked Sendable {
         logger.log(level: level, "\(line)")
     }
 
-    /// Ends an open status line so the next output starts on its own line.
+    /// Clears an open status line so the next output starts on a clean line (the status is
+    /// drawn again under it, or at the next refresh).
     func endLine() {
         guard lineOpen else { return }
-        Self.writeOut("\n")
+        Self.writeOut("\r\u{1B}[2K")
         lineOpen = false
     }
 
     /// Gives the whole screen back (the scrolling region reset, the cursor below the prompt).
     func restoreScreen() {
+        lastLine = nil
         guard splitRows > 0 else { return endLine() }
         Self.writeOut("\u{1B}[r\u{1B}[\(splitRows);1H\u{1B}[2K")
         splitRows = 0
@@ -117,10 +122,29 @@ final class StatusOutput: @unchecked Sendable {
         Self.writeOut("\u{1B}7\u{1B}[\(splitRows - 2);1H")
     }
 
-    /// After a log line: the cursor back on the prompt row where the user was typing.
+    /// After a log line: the cursor back on the prompt row where the user was typing, or the
+    /// status line drawn again below the log line (no stale status lines are left above it).
     private func afterLog() {
-        guard splitRows > 0 else { return }
-        Self.writeOut("\u{1B}8")
+        if splitRows > 0 {
+            Self.writeOut("\u{1B}8")
+        } else if let lastLine, isTerminal {
+            Self.writeOut(lastLine)
+            lineOpen = true
+        }
+    }
+
+    /// `text` with control characters shown as `^X`, so an echoed command cannot move the
+    /// cursor or change the terminal.
+    static func printable(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                shown += "^" + String(UnicodeScalar(UInt8(scalar.value ^ 0x40)))
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 
     /// Writes `text` to standard output, ignoring failures (EPIPE, EIO of a vanished terminal).
