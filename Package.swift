@@ -77,7 +77,8 @@ let package = Package(
         .target(
             name: "VoiceHost",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceStream",
+                "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
+                "VoiceStream",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -85,7 +86,8 @@ let package = Package(
         .executableTarget(
             name: "voicerack",
             dependencies: [
-                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2", "VoiceStream",
+                "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
+                "VoiceStream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -111,7 +113,8 @@ let package = Package(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceTestSupport"]),
-        .testTarget(name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
+        .testTarget(
+            name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         // Streams to a real icecast2 started by the tests; skips when icecast2 is absent.
         .testTarget(
@@ -130,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport", "CRealtimeCheck",
+                "VoiceEngine", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport",
+                "CRealtimeCheck",
                 "VoiceStream", "VoiceLV2",
             ],
             linkerSettings: rtsanLinkerSettings),

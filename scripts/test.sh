@@ -11,6 +11,9 @@ scripts/install-deps.sh
 if ! pgrep -x jackd >/dev/null && ! pgrep -x jackdbus >/dev/null; then
   rm -f /dev/shm/jack-shm-registry /dev/shm/jack_sem.* 2>/dev/null || true
 fi
+# Style first: the checked-in .swift-format, warnings are errors (`swift format -i -r Sources Tests
+# Package.swift` fixes most of them).
+swift format lint --strict -r --configuration .swift-format Sources Tests Package.swift
 swift build --build-tests
 swift test --skip RealtimeSafetyTests
 # The installed layout (outside swift test: install.sh runs swift itself), from the debug build.

@@ -35,8 +35,12 @@ struct ControlTable {
 
     /// The table for an engine whose chain runs `order`. - Realtime: never.
     init(effectOrder order: [EffectKind]) {
-        var named: [(String, Route)] = [(ControlNames.inputGain, .inputGain(index: Self.index("gain_db", Gain.parameters)))]
-        named += VoiceLeveller.parameters.enumerated().map { (ControlNames.leveller($0.element.id), .leveller(index: $0.offset)) }
+        var named: [(String, Route)] = [
+            (ControlNames.inputGain, .inputGain(index: Self.index("gain_db", Gain.parameters)))
+        ]
+        named += VoiceLeveller.parameters.enumerated().map {
+            (ControlNames.leveller($0.element.id), .leveller(index: $0.offset))
+        }
         named.append((ControlNames.outputGain, .outputGain(index: Self.index("gain_db", Gain.parameters))))
         named += [
             (ControlNames.monitorVoiceLeft, .monitor(gain: 0)), (ControlNames.monitorVoiceRight, .monitor(gain: 1)),

@@ -47,8 +47,10 @@ struct EngineBuffers {
     }
 
     func deallocate() {
-        for p in [mic, referenceLeft, referenceRight, referenceMono, frameMic, frameReferenceLeft,
-                  frameReferenceRight, frameOutput] { p.deallocate() }
+        for p in [
+            mic, referenceLeft, referenceRight, referenceMono, frameMic, frameReferenceLeft,
+            frameReferenceRight, frameOutput,
+        ] { p.deallocate() }
         for p in [mic16, reference16, output16] { p.deallocate() }
     }
 }

@@ -41,8 +41,10 @@ extension EngineConfiguration {
             reached.effectValues[kind.index] = new.effectValues[kind.index]
             // Units outside the chain have no parameters in the engine: only remembered.
             guard effectOrder.contains(kind) else { continue }
-            for (i, descriptor) in kind.parameters.enumerated() where new.effectValues[kind.index][i] != effectValues[kind.index][i] {
-                messages.append(ControlMessage(ControlNames.effect(kind, descriptor.id), new.effectValues[kind.index][i]))
+            for (i, descriptor) in kind.parameters.enumerated()
+            where new.effectValues[kind.index][i] != effectValues[kind.index][i] {
+                messages.append(
+                    ControlMessage(ControlNames.effect(kind, descriptor.id), new.effectValues[kind.index][i]))
             }
         }
         messages += monitorMessages(to: new, reached: &reached)

@@ -10,9 +10,11 @@ public enum EngineError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedSampleRate(let r):
-            return "sample rate \(r) Hz is not supported; voicerack runs at \(VoiceEngine.sampleRates.lowerBound)–\(VoiceEngine.sampleRates.upperBound) Hz"
+            return
+                "sample rate \(r) Hz is not supported; voicerack runs at \(VoiceEngine.sampleRates.lowerBound)–\(VoiceEngine.sampleRates.upperBound) Hz"
         case .unsupportedBlockSize(let b):
-            return "block size \(b) is not supported; use \(VoiceEngine.blockSizes.lowerBound)–\(VoiceEngine.blockSizes.upperBound) samples"
+            return
+                "block size \(b) is not supported; use \(VoiceEngine.blockSizes.lowerBound)–\(VoiceEngine.blockSizes.upperBound) samples"
         case .unsupportedReferenceChannels(let c):
             return "a far-end reference with \(c) channels is not supported; use 1 (mono) or 2 (stereo)"
         }
@@ -72,8 +74,11 @@ public final class VoiceEngine {
             ? FramePlan(
                 blockSize: blockSize, sampleRate: sampleRate,
                 frameMilliseconds: configuration.frameMilliseconds)
-            : FramePlan(blockSize: blockSize, sampleRate: sampleRate, frameMilliseconds: Float(blockSize) * 1000 / Float(sampleRate))
-        let speex = Self.speexSettings(configuration, plan: plan, sampleRate: sampleRate, referenceChannels: referenceChannels)
+            : FramePlan(
+                blockSize: blockSize, sampleRate: sampleRate,
+                frameMilliseconds: Float(blockSize) * 1000 / Float(sampleRate))
+        let speex = Self.speexSettings(
+            configuration, plan: plan, sampleRate: sampleRate, referenceChannels: referenceChannels)
         speexSettings = speex
         processingLatency = speex.preprocess ? plan.frameSize : 0
         healthBoard = .allocate(capacity: 1)

@@ -58,7 +58,9 @@ public final class AudioFileStream {
 
     /// Reads up to `frames` frames into `buffer` (room for `frames × channels` samples); returns
     /// the frames read, 0 at the end of the file.
-    public func read(into buffer: UnsafeMutablePointer<Float>, frames: Int) throws(AudioFileError)
+    public func read(
+        into buffer: UnsafeMutablePointer<Float>, frames: Int
+    ) throws(AudioFileError)
         -> Int
     {
         let got = Int(sf_readf_float(file, buffer, sf_count_t(frames)))

@@ -1,5 +1,5 @@
-import Foundation
 import CSndFile
+import Foundation
 
 /// A file format as a container and a sample encoding, e.g. `wav:float` or `flac:pcm24`.
 ///
@@ -67,7 +67,9 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
     /// The same format, but WAVEX for WAV files of more than two channels: plain WAV has no
     /// channel layout for them and readers such as sox warn about the missing extension.
     public func suited(toChannels channels: Int) -> AudioFormat {
-        guard container == "wav", channels > 2, let x = try? AudioFormat(parsing: "wavex:\(encoding)") else { return self }
+        guard container == "wav", channels > 2, let x = try? AudioFormat(parsing: "wavex:\(encoding)") else {
+            return self
+        }
         return x
     }
 
@@ -139,7 +141,9 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Sample rates JACK servers commonly run at, offered when a format refuses a rate.
-    static let commonRates = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 88_200, 96_000, 192_000]
+    static let commonRates = [
+        8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 88_200, 96_000, 192_000,
+    ]
 
     /// Throws `.unsupportedFormat` when this format cannot be written, naming the rates it
     /// takes when only the rate is wrong, else the possible encodings.

@@ -8,7 +8,8 @@ enum BackingText {
     static func toggle(_ track: BackingTrack?) -> String {
         guard let track else { return "SIGUSR2: no backing track (give --backing FILE)" }
         let playing = track.togglePlaying()
-        return String(format: "SIGUSR2: backing track %@ at %.1f s", playing ? "playing" : "paused", track.secondsPlayed)
+        return String(
+            format: "SIGUSR2: backing track %@ at %.1f s", playing ? "playing" : "paused", track.secondsPlayed)
     }
 
     /// The exit summary line: what played, underruns, the reader's CPU. Call after `stop`.

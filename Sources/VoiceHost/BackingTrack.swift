@@ -71,10 +71,14 @@ public final class BackingTrack: @unchecked Sendable {
             throw HostError(.data, "backing track: \(error.description)")
         }
         guard (1...2).contains(stream.channels) else {
-            throw HostError(.data, "backing track \(path) has \(stream.channels) channels; voicerack plays mono or stereo tracks")
+            throw HostError(
+                .data, "backing track \(path) has \(stream.channels) channels; voicerack plays mono or stereo tracks")
         }
         guard VoiceEngine.sampleRates.contains(stream.sampleRate) else {
-            throw HostError(.data, "backing track \(path): sample rate \(stream.sampleRate) Hz is outside \(VoiceEngine.sampleRates.lowerBound)–\(VoiceEngine.sampleRates.upperBound) Hz")
+            throw HostError(
+                .data,
+                "backing track \(path): sample rate \(stream.sampleRate) Hz is outside \(VoiceEngine.sampleRates.lowerBound)–\(VoiceEngine.sampleRates.upperBound) Hz"
+            )
         }
         guard stream.frames > 0 else { throw HostError(.data, "backing track \(path) holds no audio frames") }
         return stream

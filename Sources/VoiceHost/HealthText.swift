@@ -20,7 +20,9 @@ public enum HealthText {
     /// What an ERLE measured where the far end talks alone means to a listener: above ~35 dB
     /// the echo is hard to hear, 20–35 dB it is faint, below 20 dB it is clearly audible.
     public static func verdict(erleDB db: Double) -> String {
-        db >= 35 ? "good" : db >= 20 ? "fair: faint echo may be heard" : "poor: echo audible, check the delay and speaker level"
+        db >= 35
+            ? "good"
+            : db >= 20 ? "fair: faint echo may be heard" : "poor: echo audible, check the delay and speaker level"
     }
 
     /// The clock drift between playback and mic in plain words ("drift 80 ppm, not compensated").
@@ -45,7 +47,8 @@ public enum HealthText {
     public static func delay(_ h: HealthFigures, rate: Int) -> String {
         let applied = milliseconds(h.appliedDelay, rate: rate)
         guard h.estimatedDelay >= 0 else { return "not estimated (applied \(applied))" }
-        return "estimated \(milliseconds(h.estimatedDelay, rate: rate)) (confidence \(String(format: "%.1f", h.delayConfidence))), applied \(applied)"
+        return
+            "estimated \(milliseconds(h.estimatedDelay, rate: rate)) (confidence \(String(format: "%.1f", h.delayConfidence))), applied \(applied)"
     }
 }
 
@@ -57,20 +60,25 @@ extension OfflineReport {
         let ref =
             referenceChannels == 0 ? "no reference" : referenceChannels == 2 ? "stereo reference" : "mono reference"
         var lines = [
-            String(format: "processed %@: %.2f s at %d Hz, %@, preset %@", micPath, seconds, sampleRate, ref, presetName),
+            String(
+                format: "processed %@: %.2f s at %d Hz, %@, preset %@", micPath, seconds, sampleRate, ref, presetName),
             "  blocks of \(plan.blockSize) samples, canceller frames of \(plan.frameSize) (\(HealthText.milliseconds(plan.frameSize, rate: sampleRate)))",
             "  latency live: \(liveLatency) samples = \(HealthText.milliseconds(liveLatency, rate: sampleRate)) (re-framing \(plan.framingLatency) + preprocessor \(liveLatency - plan.framingLatency)); the file is time-aligned (0 ms)",
         ]
         if referenceChannels > 0 {
-            lines.append("  reference delay: " + HealthText.delay(h, rate: sampleRate) + ", canceller resets \(h.cancellerResets)")
-            lines.append("  echo return loss enhancement (far end alone): " + HealthText.erle(h.echoReturnLossEnhancement))
+            lines.append(
+                "  reference delay: " + HealthText.delay(h, rate: sampleRate)
+                    + ", canceller resets \(h.cancellerResets)")
+            lines.append(
+                "  echo return loss enhancement (far end alone): " + HealthText.erle(h.echoReturnLossEnhancement))
             lines.append("  clock drift, playback to mic: " + HealthText.drift(h.clockDriftPPM))
         }
         lines.append(
             "  levels at the end: mic \(HealthText.level(h.micLevel)), voice \(HealthText.level(h.outputLevel)); leveller gain "
                 + String(format: "%+.1f dB", Decibels.fromAmplitude(h.levellerGain)))
         lines.append(
-            "  clipping: \(h.clippedInputSamples) mic samples at full scale, \(h.clippedOutputSamples) output samples limited; \(h.nonFiniteSamples) NaN/Inf input samples replaced")
+            "  clipping: \(h.clippedInputSamples) mic samples at full scale, \(h.clippedOutputSamples) output samples limited; \(h.nonFiniteSamples) NaN/Inf input samples replaced"
+        )
         lines.append(
             String(format: "  CPU %.2f s (%.0f× real time)", cpuSeconds, cpuSeconds > 0 ? seconds / cpuSeconds : 0))
         if let backingUnderruns { lines.append("  backing track: \(backingUnderruns) frames underrun") }

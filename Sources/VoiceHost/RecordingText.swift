@@ -16,7 +16,8 @@ enum RecordingText {
             return "NOT recorded \(tap.rawValue): \(problem) ("
                 + String(format: "%.2f s", seconds) + " written into it)"
         }
-        var line = "recorded \(tap.rawValue) to \(result.files.joined(separator: ", ")) (\(spec.format), \(spec.channels) ch): "
+        var line =
+            "recorded \(tap.rawValue) to \(result.files.joined(separator: ", ")) (\(spec.format), \(spec.channels) ch): "
             + "\(s.framesWritten) frames, " + String(format: "%.2f s", seconds)
             + ", lost \(s.framesLost), padded \(s.framesPadded)"
         if let error = result.error { line += "; stopped early: \(error.message)" }
@@ -30,6 +31,7 @@ enum RecordingText {
         return "callback: \(c.cycles) cycles, \(c.overruns) over the period (\(c.workOverruns) by its own work), worst "
             + String(format: "%.1f%% of the period (%.2f ms)", c.worstPercentOfPeriod, c.worstMilliseconds)
             + String(format: ", most work %.1f%%", c.worstWorkPercentOfPeriod)
-            + ", xruns \(d.xruns)" + (d.framesMissed > 0 ? ", \(d.framesMissed) frames not run (padded with silence)" : "")
+            + ", xruns \(d.xruns)"
+            + (d.framesMissed > 0 ? ", \(d.framesMissed) frames not run (padded with silence)" : "")
     }
 }

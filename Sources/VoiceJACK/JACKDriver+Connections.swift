@@ -24,7 +24,9 @@ extension JACKDriver {
         } else {
             notes.append("no physical capture port: mic_in left unconnected")
         }
-        for (index, (name, port)) in [("speaker_out_L", ports.speakerLeft), ("speaker_out_R", ports.speakerRight)].enumerated() {
+        for (index, (name, port)) in [("speaker_out_L", ports.speakerLeft), ("speaker_out_R", ports.speakerRight)]
+            .enumerated()
+        {
             if jack_port_connected(port) > 0 {
                 notes.append("\(name) is already connected; auto-connect left it as it is")
             } else if index < playback.count {

@@ -34,8 +34,10 @@ extension JACKDriver {
     /// - Realtime: never; main thread.
     public func status() -> DriverStatus {
         DriverStatus(
-            xruns: context.pointee.xruns.load(ordering: .relaxed), cpuLoad: closedOrShutDown ? 0 : jack_cpu_load(jackClient),
-            cycle: context.pointee.timing.figures(), framesMissed: context.pointee.framesMissed.load(ordering: .relaxed))
+            xruns: context.pointee.xruns.load(ordering: .relaxed),
+            cpuLoad: closedOrShutDown ? 0 : jack_cpu_load(jackClient),
+            cycle: context.pointee.timing.figures(), framesMissed: context.pointee.framesMissed.load(ordering: .relaxed)
+        )
     }
 
     private var closedOrShutDown: Bool { serverHasShutDown || !isOpen }

@@ -71,7 +71,9 @@ final class LV2FeatureSet {
             allocations.append(UnsafeMutableRawPointer(p))
             return UnsafeRawPointer(p)
         }
-        func option(_ key: String, _ type: LV2_URID, _ size: Int, _ value: UnsafeRawPointer)
+        func option(
+            _ key: String, _ type: LV2_URID, _ size: Int, _ value: UnsafeRawPointer
+        )
             -> LV2_Options_Option
         {
             LV2_Options_Option(

@@ -18,7 +18,9 @@ final class LV2Instance {
     private var workerThread: LV2WorkerThread?
     private var active = false
 
-    init(world: LV2World, uri: String, configuration c: LV2Configuration, savedState: String?)
+    init(
+        world: LV2World, uri: String, configuration c: LV2Configuration, savedState: String?
+    )
         throws(LV2Error)
     {
         let info = try world.plugin(uri)

@@ -58,14 +58,18 @@ public final class URIDMap: @unchecked Sendable {
     }
 }
 
-private func uridMapCallback(_ handle: LV2_URID_Map_Handle?, _ uri: UnsafePointer<CChar>?)
+private func uridMapCallback(
+    _ handle: LV2_URID_Map_Handle?, _ uri: UnsafePointer<CChar>?
+)
     -> LV2_URID
 {
     guard let handle, let uri else { return 0 }
     return Unmanaged<URIDMap>.fromOpaque(handle).takeUnretainedValue().map(String(cString: uri))
 }
 
-private func uridUnmapCallback(_ handle: LV2_URID_Unmap_Handle?, _ urid: LV2_URID) -> UnsafePointer<
+private func uridUnmapCallback(
+    _ handle: LV2_URID_Unmap_Handle?, _ urid: LV2_URID
+) -> UnsafePointer<
     CChar
 >? {
     guard let handle else { return nil }

@@ -29,7 +29,9 @@ struct PresetDefinition: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw PresetError(file: path, message: "no such preset file")
         }
-        guard !isDirectory.boolValue else { throw PresetError(file: path, message: "is a directory, not a preset file") }
+        guard !isDirectory.boolValue else {
+            throw PresetError(file: path, message: "is a directory, not a preset file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PresetError(file: path, message: "cannot read the file (permissions?)")
         }
@@ -65,7 +67,9 @@ struct PresetDefinition: Sendable {
                 guard case .string(let text) = entry.value.kind, !text.isEmpty, !text.contains("/") else {
                     throw PresetError(
                         file: path, line: entry.line, key: "base",
-                        message: "base must be the name of a preset in quotes (like \"echo-cancel\"), not \(entry.value.text)")
+                        message:
+                            "base must be the name of a preset in quotes (like \"echo-cancel\"), not \(entry.value.text)"
+                    )
                 }
                 base = (text, entry.line)
             default:
@@ -98,7 +102,8 @@ struct PresetDefinition: Sendable {
 
     private static func unknownSection(_ section: TOMLSection, file: String) -> PresetError {
         let names = PresetSchema.sections.map(\.name)
-        let hint = Suggestion.closest(to: section.name, in: names).map { " (did you mean [\($0)]?)" }
+        let hint =
+            Suggestion.closest(to: section.name, in: names).map { " (did you mean [\($0)]?)" }
             ?? "; allowed: " + names.map { "[\($0)]" }.joined(separator: ", ")
         return PresetError(
             file: file, line: section.line, key: section.name, message: "unknown section [\(section.name)]\(hint)")
@@ -106,7 +111,8 @@ struct PresetDefinition: Sendable {
 
     private static func unknownKey(_ entry: TOMLEntry, section: String, file: String) -> PresetError {
         let names = PresetSchema.keys(in: section).map(\.name)
-        let hint = Suggestion.closest(to: entry.key, in: names).map { " (did you mean '\($0)'?)" }
+        let hint =
+            Suggestion.closest(to: entry.key, in: names).map { " (did you mean '\($0)'?)" }
             ?? "; allowed in [\(section)]: " + names.joined(separator: ", ")
         return PresetError(
             file: file, line: entry.line, key: "\(section).\(entry.key)",

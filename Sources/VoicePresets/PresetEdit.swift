@@ -8,14 +8,20 @@ public enum PresetEdit {
     /// `configuration` with `key` (`section.name`, as in presets) set to `value`, checked exactly
     /// like a preset line; the error names the key and what it allows. Words that are not
     /// numbers or booleans may be given without quotes (`set monitor.source processed`).
-    public static func setting(_ key: String, _ value: String, in configuration: EngineConfiguration) throws(PresetError) -> EngineConfiguration {
+    public static func setting(
+        _ key: String, _ value: String, in configuration: EngineConfiguration
+    ) throws(PresetError) -> EngineConfiguration {
         let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
         let isBareKey = { (part: String) in
             !part.isEmpty && part.count <= TOMLDocument.maximumNameLength
-                && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+                && part.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+                }
         }
         guard parts.count == 2, isBareKey(parts[0]), isBareKey(parts[1]) else {
-            throw PresetError(file: "", key: key, message: "'\(key)' is not a key; keys are section.name as in presets, e.g. compressor.threshold_dbfs")
+            throw PresetError(
+                file: "", key: key,
+                message: "'\(key)' is not a key; keys are section.name as in presets, e.g. compressor.threshold_dbfs")
         }
         let bare = Double(value) != nil || value == "true" || value == "false" || value.hasPrefix("\"")
         let text = "[\(parts[0])]\n\(parts[1]) = \(bare ? value : "\"\(value)\"")\n"

@@ -39,7 +39,9 @@ struct PresetKey: Sendable {
     var allowed: String {
         switch kind {
         case .number(_, let range, let zero):
-            let span = "\(PresetNumber.text(range.lowerBound))...\(PresetNumber.text(range.upperBound))" + (unit.isEmpty ? "" : " \(unit)")
+            let span =
+                "\(PresetNumber.text(range.lowerBound))...\(PresetNumber.text(range.upperBound))"
+                + (unit.isEmpty ? "" : " \(unit)")
             return zero.map { "0 (\($0)) or \(span)" } ?? span
         case .boolean:
             return "true or false"
@@ -133,7 +135,9 @@ extension PresetKey {
             guard case .string(let text) = value.kind else {
                 throw failure("\(fullName) must be a string: \(allowed), not \(value.text)")
             }
-            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             for name in names where !choices.contains(name) {
                 throw failure("\(fullName): unknown effect '\(name)'; choose from \(choices.joined(separator: ", "))")
             }

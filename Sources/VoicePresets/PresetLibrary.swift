@@ -68,7 +68,9 @@ public struct PresetLibrary: Sendable {
     /// `chain` holds the presets that (transitively) extend `definition`. A base is looked up by
     /// name, skipping files already in the chain: that lets a user preset `echo-cancel` extend the
     /// shipped `echo-cancel` it shadows, and turns true cycles into a "base cycle" error.
-    private func resolve(_ definition: PresetDefinition, chain: [PresetDefinition]) throws(PresetError) -> EngineConfiguration {
+    private func resolve(
+        _ definition: PresetDefinition, chain: [PresetDefinition]
+    ) throws(PresetError) -> EngineConfiguration {
         var configuration = EngineConfiguration()
         if let base = definition.base {
             let chain = chain + [definition]
@@ -95,7 +97,8 @@ public struct PresetLibrary: Sendable {
         for setting in definition.settings {
             setting.key.apply(setting.value, to: &configuration)
             if setting.key.fullName == PresetSchema.backingFile.fullName {
-                configuration.backingFile = PresetSchema.resolvedBackingFile(configuration.backingFile, presetPath: definition.path)
+                configuration.backingFile = PresetSchema.resolvedBackingFile(
+                    configuration.backingFile, presetPath: definition.path)
             }
         }
         return configuration

@@ -5,16 +5,23 @@ extension PresetSchema {
     /// `[backing]` (the backing-track player) and the karaoke tap's mix in `[recording]`.
     static let backingKeys: [PresetKey] = [
         backingFile,
-        .number("backing", "level_db", \.backingLevelDB, -60...12, "dB", "Level of the backing track on speaker_out (and so in the echo reference and the monitor)."),
+        .number(
+            "backing", "level_db", \.backingLevelDB, -60...12, "dB",
+            "Level of the backing track on speaker_out (and so in the echo reference and the monitor)."),
         .boolean("backing", "loop", \.backingLoop, "Start the track again when it ends (no gap)."),
-        .number("recording", "karaoke_voice_db", \.karaokeVoiceDB, -60...12, "dB", "Level of the processed voice in the karaoke tap."),
-        .number("recording", "karaoke_backing_db", \.karaokeBackingDB, -60...12, "dB", "Level of the backing in the karaoke tap, relative to how it plays on the speakers."),
+        .number(
+            "recording", "karaoke_voice_db", \.karaokeVoiceDB, -60...12, "dB",
+            "Level of the processed voice in the karaoke tap."),
+        .number(
+            "recording", "karaoke_backing_db", \.karaokeBackingDB, -60...12, "dB",
+            "Level of the backing in the karaoke tap, relative to how it plays on the speakers."),
     ]
 
     /// `backing.file`: a path, relative to the preset file; the player checks it when it opens it.
     static let backingFile = PresetKey(
         section: "backing", name: "file", unit: "",
-        help: "Backing track (any format libsndfile reads, mono or stereo, any rate), relative to this preset; --backing overrides; empty = none.",
+        help:
+            "Backing track (any format libsndfile reads, mono or stereo, any rate), relative to this preset; --backing overrides; empty = none.",
         kind: .text(
             "\"\" or a path to an audio file", get: { $0.backingFile }, set: { $0.backingFile = $1 },
             check: { _ in nil }))

@@ -14,27 +14,39 @@ enum PresetSchema {
     static let topLevelKeys = ["description", "base"]
 
     /// Sections in the order they are rendered (the order of the signal flow), with a one-line help.
-    static let sections: [(name: String, help: String)] = [
-        ("jack", "How `voicerack run` joins the JACK graph."),
-        ("input", "Microphone gain and high-pass filter, before everything else."),
-        ("echo_canceller", "Acoustic echo canceller (speexdsp) and the alignment of its far-end reference."),
-        ("preprocessor", "Noise and residual-echo suppression, voice activity detection, dereverberation (speexdsp)."),
-        ("agc", "Voice leveller: slowly steers the voice towards a target level."),
-        ("monitor", "Ear return on monitor_out_L/R: your voice (dry = no added latency) plus the far end."),
-        ("ducking", "Lower the far end on speaker_out_L/R while you talk."),
-        ("backing", "Backing track (--backing FILE) played on speaker_out_L/R: it joins the echo reference, the monitor and the karaoke tap."),
-        ("recording", "How `voicerack run` records (--record FILE or TAP=FILE)."),
-        ("chain", "Effect units after the leveller, in the order listed; each has its own section below."),
-    ] + EffectKind.allCases.map { ($0.rawValue, "Settings of the \($0.rawValue) unit (used when listed in chain.order).") }
+    static let sections: [(name: String, help: String)] =
+        [
+            ("jack", "How `voicerack run` joins the JACK graph."),
+            ("input", "Microphone gain and high-pass filter, before everything else."),
+            ("echo_canceller", "Acoustic echo canceller (speexdsp) and the alignment of its far-end reference."),
+            (
+                "preprocessor",
+                "Noise and residual-echo suppression, voice activity detection, dereverberation (speexdsp)."
+            ),
+            ("agc", "Voice leveller: slowly steers the voice towards a target level."),
+            ("monitor", "Ear return on monitor_out_L/R: your voice (dry = no added latency) plus the far end."),
+            ("ducking", "Lower the far end on speaker_out_L/R while you talk."),
+            (
+                "backing",
+                "Backing track (--backing FILE) played on speaker_out_L/R: it joins the echo reference, the monitor and the karaoke tap."
+            ),
+            ("recording", "How `voicerack run` records (--record FILE or TAP=FILE)."),
+            ("chain", "Effect units after the leveller, in the order listed; each has its own section below."),
+        ]
+        + EffectKind.allCases.map {
+            ($0.rawValue, "Settings of the \($0.rawValue) unit (used when listed in chain.order).")
+        }
         + [("output", "Gain applied to voice_out, after all processing.")]
 
-    static let keys: [PresetKey] = jackKeys + engineKeys + backingKeys + [recordingFormat, chainOrder] + EffectKind.allCases.flatMap(effectKeys)
+    static let keys: [PresetKey] =
+        jackKeys + engineKeys + backingKeys + [recordingFormat, chainOrder] + EffectKind.allCases.flatMap(effectKeys)
 
     /// `recording.format`: checked with libsndfile's own list, so a preset cannot name a format
     /// this machine cannot write.
     static let recordingFormat = PresetKey(
         section: "recording", name: "format", unit: "",
-        help: "Container and encoding of recordings, e.g. \"flac:pcm24\"; empty = from each file's extension; --format overrides.",
+        help:
+            "Container and encoding of recordings, e.g. \"flac:pcm24\"; empty = from each file's extension; --format overrides.",
         kind: .text(
             "\"\" or CONTAINER[:ENCODING] (wav, wavex, rf64, w64, caf, aiff, flac, ogg, opus, mp3)",
             get: { $0.recordingFormat }, set: { $0.recordingFormat = $1 },
@@ -42,7 +54,8 @@ enum PresetSchema {
                 guard !text.isEmpty else { return nil }
                 do {
                     let format = try AudioFormat(parsing: text)
-                    return format.isWritable(channels: 1, sampleRate: 48_000) ? nil : "libsndfile cannot write \(format) here"
+                    return format.isWritable(channels: 1, sampleRate: 48_000)
+                        ? nil : "libsndfile cannot write \(format) here"
                 } catch {
                     return "\(error)"
                 }
@@ -66,45 +79,88 @@ enum PresetSchema {
     }
 
     static let engineKeys: [PresetKey] = [
-        .number("input", "gain_db", \.inputGainDB, -40...40, "dB", "Gain applied to the microphone before any processing."),
-        .number("input", "highpass_hz", \.highPassHz, 20...500, "Hz", "High-pass corner that removes rumble and handling noise.", zero: "off"),
+        .number(
+            "input", "gain_db", \.inputGainDB, -40...40, "dB", "Gain applied to the microphone before any processing."),
+        .number(
+            "input", "highpass_hz", \.highPassHz, 20...500, "Hz",
+            "High-pass corner that removes rumble and handling noise.", zero: "off"),
 
-        .boolean("echo_canceller", "enabled", \.echoCancellation, "Cancel the echo of the far end (far_in_L/R) from the microphone."),
-        .number("echo_canceller", "tail_ms", \.tailMilliseconds, 20...1000, "ms", "Length of the echo path modelled; cover the room's reverb, cost grows with it."),
-        .number("echo_canceller", "frame_ms", \.frameMilliseconds, 2.5...40, "ms", "Frame of the canceller and preprocessor; 0 derives it from the JACK block size.", zero: "auto"),
-        .choice("echo_canceller", "reference", \.reference, "Stereo far end as mono (L+R)/2, one echo path, or stereo, two paths at twice the cost."),
-        .choice("echo_canceller", "delay", \.delayMode, "Reference delay: auto estimates it from the signals, fixed uses delay_ms as is."),
-        .number("echo_canceller", "delay_ms", \.delayMilliseconds, 0...2000, "ms", "Reference delay when fixed; the starting estimate when auto."),
-        .number("echo_canceller", "max_delay_ms", \.maximumDelayMilliseconds, 50...2000, "ms", "Largest speaker-to-mic delay the estimator searches."),
-        .number("echo_canceller", "delay_margin_ms", \.delayMarginMilliseconds, 0...100, "ms", "Kept off the estimate so the reference always leads its echo."),
+        .boolean(
+            "echo_canceller", "enabled", \.echoCancellation,
+            "Cancel the echo of the far end (far_in_L/R) from the microphone."),
+        .number(
+            "echo_canceller", "tail_ms", \.tailMilliseconds, 20...1000, "ms",
+            "Length of the echo path modelled; cover the room's reverb, cost grows with it."),
+        .number(
+            "echo_canceller", "frame_ms", \.frameMilliseconds, 2.5...40, "ms",
+            "Frame of the canceller and preprocessor; 0 derives it from the JACK block size.", zero: "auto"),
+        .choice(
+            "echo_canceller", "reference", \.reference,
+            "Stereo far end as mono (L+R)/2, one echo path, or stereo, two paths at twice the cost."),
+        .choice(
+            "echo_canceller", "delay", \.delayMode,
+            "Reference delay: auto estimates it from the signals, fixed uses delay_ms as is."),
+        .number(
+            "echo_canceller", "delay_ms", \.delayMilliseconds, 0...2000, "ms",
+            "Reference delay when fixed; the starting estimate when auto."),
+        .number(
+            "echo_canceller", "max_delay_ms", \.maximumDelayMilliseconds, 50...2000, "ms",
+            "Largest speaker-to-mic delay the estimator searches."),
+        .number(
+            "echo_canceller", "delay_margin_ms", \.delayMarginMilliseconds, 0...100, "ms",
+            "Kept off the estimate so the reference always leads its echo."),
 
         .boolean("preprocessor", "enabled", \.preprocess, "Run the speexdsp preprocessor on the voice."),
         .boolean("preprocessor", "noise_suppression", \.noiseSuppression, "Suppress stationary background noise."),
-        .number("preprocessor", "noise_suppress_db", \.noiseSuppressDB, -60...0, "dB", "Most attenuation applied to noise; deeper sounds cleaner but more artificial."),
-        .number("preprocessor", "echo_suppress_db", \.echoSuppressDB, -90...0, "dB", "Most attenuation of residual echo while only the far end talks."),
-        .number("preprocessor", "echo_suppress_active_db", \.echoSuppressActiveDB, -90...0, "dB", "Most attenuation of residual echo while the near end talks too (double talk)."),
-        .boolean("preprocessor", "vad", \.voiceActivityDetection, "Detect speech, so the leveller only adapts while someone talks."),
+        .number(
+            "preprocessor", "noise_suppress_db", \.noiseSuppressDB, -60...0, "dB",
+            "Most attenuation applied to noise; deeper sounds cleaner but more artificial."),
+        .number(
+            "preprocessor", "echo_suppress_db", \.echoSuppressDB, -90...0, "dB",
+            "Most attenuation of residual echo while only the far end talks."),
+        .number(
+            "preprocessor", "echo_suppress_active_db", \.echoSuppressActiveDB, -90...0, "dB",
+            "Most attenuation of residual echo while the near end talks too (double talk)."),
+        .boolean(
+            "preprocessor", "vad", \.voiceActivityDetection,
+            "Detect speech, so the leveller only adapts while someone talks."),
         .boolean("preprocessor", "dereverb", \.dereverb, "Reduce room reverberation (can sound processed)."),
-        .number("preprocessor", "residual_suppression", \.residualSuppression, 0...4, "", "Residual echo post-filter strength after the canceller: per-band gains with comfort noise; 1 = the residual as measured, higher removes more echo but can thin double talk.", zero: "off"),
-        .number("preprocessor", "residual_echo_gate_db", \.residualEchoGateDB, -30...0, "dB", "Extra attenuation while only the far end plays (0 = off); stronger values can clip double talk."),
+        .number(
+            "preprocessor", "residual_suppression", \.residualSuppression, 0...4, "",
+            "Residual echo post-filter strength after the canceller: per-band gains with comfort noise; 1 = the residual as measured, higher removes more echo but can thin double talk.",
+            zero: "off"),
+        .number(
+            "preprocessor", "residual_echo_gate_db", \.residualEchoGateDB, -30...0, "dB",
+            "Extra attenuation while only the far end plays (0 = off); stronger values can clip double talk."),
 
         .boolean("agc", "enabled", \.leveller, "Level the voice towards target_dbfs."),
         .number("agc", "target_dbfs", \.levellerTargetDBFS, -40...(-6), "dBFS", "Level the voice is steered towards."),
-        .number("agc", "max_gain_db", \.levellerMaxGainDB, 0...30, "dB", "Most gain the leveller may add; caps how much quiet noise is raised."),
+        .number(
+            "agc", "max_gain_db", \.levellerMaxGainDB, 0...30, "dB",
+            "Most gain the leveller may add; caps how much quiet noise is raised."),
         .number("agc", "speed_db_per_s", \.levellerSpeedDBPerSecond, 0.5...30, "dB/s", "How fast the gain may change."),
 
         .boolean("monitor", "enabled", \.monitor, "Feed monitor_out_L/R (off: silence)."),
-        .choice("monitor", "source", \.monitorSource, "dry: the mic after gain and high-pass, no added latency; processed: the finished voice, late by the engine's latency."),
+        .choice(
+            "monitor", "source", \.monitorSource,
+            "dry: the mic after gain and high-pass, no added latency; processed: the finished voice, late by the engine's latency."
+        ),
         .number("monitor", "voice_db", \.monitorVoiceDB, -60...12, "dB", "Level of your voice in the monitor."),
-        .number("monitor", "voice_pan", \.monitorVoicePan, -1...1, "", "Position of your voice: -1 left, 0 centre, 1 right."),
+        .number(
+            "monitor", "voice_pan", \.monitorVoicePan, -1...1, "", "Position of your voice: -1 left, 0 centre, 1 right."
+        ),
         .number("monitor", "far_db", \.monitorFarDB, -60...12, "dB", "Level of the far end / program in the monitor."),
         .number("monitor", "master_db", \.monitorMasterDB, -60...12, "dB", "Overall monitor level."),
-        .boolean("monitor", "feedback_guard", \.monitorFeedbackGuard, "Mute the monitor when it makes the speakers howl (a growing narrow-band peak in the mic); unmute with SIGHUP or `unmute` (--control)."),
+        .boolean(
+            "monitor", "feedback_guard", \.monitorFeedbackGuard,
+            "Mute the monitor when it makes the speakers howl (a growing narrow-band peak in the mic); unmute with SIGHUP or `unmute` (--control)."
+        ),
 
         .boolean("ducking", "enabled", \.ducking, "Lower speaker_out while near-end voice is detected."),
         .number("ducking", "depth_db", \.duckingDepthDB, -40...0, "dB", "How far the far end is lowered."),
         .number("ducking", "attack_ms", \.duckingAttackMilliseconds, 1...1000, "ms", "Time to go all the way down."),
-        .number("ducking", "release_ms", \.duckingReleaseMilliseconds, 10...5000, "ms", "Time to come all the way back."),
+        .number(
+            "ducking", "release_ms", \.duckingReleaseMilliseconds, 10...5000, "ms", "Time to come all the way back."),
 
         .number("output", "gain_db", \.outputGainDB, -40...40, "dB", "Gain applied to voice_out after all processing."),
     ]

@@ -75,7 +75,8 @@ extension TOMLDocument {
             let length = rawLine.unicodeScalars.count
             guard length <= Self.maximumLineLength else {
                 throw TOMLSyntaxError(
-                    line: index + 1, message: "line is \(length) characters long; lines are at most \(Self.maximumLineLength)")
+                    line: index + 1,
+                    message: "line is \(length) characters long; lines are at most \(Self.maximumLineLength)")
             }
             var scanner = TOMLLineScanner(line: rawLine, number: index + 1, table: sections.last?.name)
             scanner.skipSpaces()
@@ -86,7 +87,8 @@ extension TOMLDocument {
                     throw TOMLSyntaxError(line: line, message: "duplicate section [\(name)] (first on line \(first))")
                 }
                 if root.contains(where: { $0.key == name }) {
-                    throw TOMLSyntaxError(line: line, message: "section [\(name)] conflicts with the top-level key '\(name)'")
+                    throw TOMLSyntaxError(
+                        line: line, message: "section [\(name)] conflicts with the top-level key '\(name)'")
                 }
                 seenSections[name] = line
                 seenKeys = [:]
@@ -153,7 +155,9 @@ private struct TOMLLineScanner {
             throw fail("expected \(what) (letters, digits, '_' or '-')\(peek.map { ", found '\($0)'" } ?? "")")
         }
         guard position - start <= TOMLDocument.maximumNameLength else {
-            throw fail("\(what.dropFirst(2)) is \(position - start) characters long; names are at most \(TOMLDocument.maximumNameLength)")
+            throw fail(
+                "\(what.dropFirst(2)) is \(position - start) characters long; names are at most \(TOMLDocument.maximumNameLength)"
+            )
         }
         return text(start..<position)
     }
@@ -210,21 +214,28 @@ private struct TOMLLineScanner {
         if word == "false" { return .boolean(false) }
         if let number = Self.number(word) { return number }
         throw fail(
-            "expected a string, number or boolean for '\(fullKey(key))', found '\(word)' (strings need quotes)", key: key)
+            "expected a string, number or boolean for '\(fullKey(key))', found '\(word)' (strings need quotes)",
+            key: key)
     }
 
     private mutating func literalString(for key: String) throws(TOMLSyntaxError) -> String {
-        if chars[position...].starts(with: ["'", "'", "'"]) { throw fail("multi-line strings are not supported", key: key) }
+        if chars[position...].starts(with: ["'", "'", "'"]) {
+            throw fail("multi-line strings are not supported", key: key)
+        }
         position += 1
         let start = position
         while let c = peek, c != "'" { position += 1 }
-        guard peek == "'" else { throw fail("unterminated string for '\(fullKey(key))'; expected a closing '", key: key) }
+        guard peek == "'" else {
+            throw fail("unterminated string for '\(fullKey(key))'; expected a closing '", key: key)
+        }
         position += 1
         return text(start..<position - 1)
     }
 
     private mutating func basicString(for key: String) throws(TOMLSyntaxError) -> String {
-        if chars[position...].starts(with: ["\"", "\"", "\""]) { throw fail("multi-line strings are not supported", key: key) }
+        if chars[position...].starts(with: ["\"", "\"", "\""]) {
+            throw fail("multi-line strings are not supported", key: key)
+        }
         position += 1
         var result = String.UnicodeScalarView()
         while let c = peek, c != "\"" {
@@ -240,11 +251,15 @@ private struct TOMLLineScanner {
             let hex = text(position..<min(position + count, chars.count))
             guard hex.count == count, hex.allSatisfy(\.isHexDigit), let code = UInt32(hex, radix: 16),
                 let scalar = Unicode.Scalar(code)
-            else { throw fail("invalid escape '\\\(e)\(hex)'; expected \(count) hex digits of a Unicode scalar", key: key) }
+            else {
+                throw fail("invalid escape '\\\(e)\(hex)'; expected \(count) hex digits of a Unicode scalar", key: key)
+            }
             position += count
             result.append(scalar)
         }
-        guard peek == "\"" else { throw fail("unterminated string for '\(fullKey(key))'; expected a closing \"", key: key) }
+        guard peek == "\"" else {
+            throw fail("unterminated string for '\(fullKey(key))'; expected a closing \"", key: key)
+        }
         position += 1
         return String(result)
     }

@@ -128,7 +128,9 @@ final class DiskWriter: @unchecked Sendable {
     /// Stops writing after an error: the file written so far is closed (its header made valid),
     /// the producer is told to stop capturing, processing goes on.
     private func fail(_ message: String) {
-        failure.withLock { $0 = $0 ?? RecordingError(path: file?.path ?? spec.path, message: message, beforeStart: false) }
+        failure.withLock {
+            $0 = $0 ?? RecordingError(path: file?.path ?? spec.path, message: message, beforeStart: false)
+        }
         input.shared.pointee.failed.store(true, ordering: .relaxed)
         close()
     }

@@ -74,8 +74,10 @@ public final class Recording: @unchecked Sendable {
     public var status: RecordingStatus {
         let s = input.shared
         return RecordingStatus(
-            framesCaptured: s.pointee.framesCaptured.load(ordering: .relaxed), framesLost: s.pointee.framesLost.load(ordering: .relaxed),
-            framesWritten: s.pointee.framesWritten.load(ordering: .relaxed), framesPadded: s.pointee.framesPadded.load(ordering: .relaxed),
+            framesCaptured: s.pointee.framesCaptured.load(ordering: .relaxed),
+            framesLost: s.pointee.framesLost.load(ordering: .relaxed),
+            framesWritten: s.pointee.framesWritten.load(ordering: .relaxed),
+            framesPadded: s.pointee.framesPadded.load(ordering: .relaxed),
             failed: s.pointee.failed.load(ordering: .relaxed))
     }
 

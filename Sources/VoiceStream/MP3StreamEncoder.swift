@@ -23,7 +23,8 @@ final class MP3StreamEncoder: StreamEncoder {
         guard lame_init_params(lame) >= 0 else {
             lame_close(lame)
             throw .badSetting(
-                key: "format", message: "LAME refused \(sampleRate) Hz at \(target.bitrateKbps) kb/s, \(channels) channels")
+                key: "format",
+                message: "LAME refused \(sampleRate) Hz at \(target.bitrateKbps) kb/s, \(channels) channels")
         }
     }
 
@@ -35,9 +36,11 @@ final class MP3StreamEncoder: StreamEncoder {
         if scratch.count < room { scratch = [UInt8](repeating: 0, count: room) }
         let n = scratch.withUnsafeMutableBufferPointer { out -> Int32 in
             if channels == 1 {
-                return lame_encode_buffer_ieee_float(lame, interleaved, nil, Int32(frames), out.baseAddress, Int32(room))
+                return lame_encode_buffer_ieee_float(
+                    lame, interleaved, nil, Int32(frames), out.baseAddress, Int32(room))
             }
-            return lame_encode_buffer_interleaved_ieee_float(lame, interleaved, Int32(frames), out.baseAddress, Int32(room))
+            return lame_encode_buffer_interleaved_ieee_float(
+                lame, interleaved, Int32(frames), out.baseAddress, Int32(room))
         }
         guard n >= 0 else { throw .badSetting(key: "format", message: "MP3 encoding failed (\(n))") }
         output.append(contentsOf: scratch[0..<Int(n)])

@@ -35,7 +35,8 @@ final class OpusStreamEncoder: StreamEncoder {
             &error)
         guard let encoder, error == OPE_OK else {
             ope_comments_destroy(comments)
-            throw .badSetting(key: "format", message: "opus encoder refused \(sampleRate) Hz, \(channels) channels (\(error))")
+            throw .badSetting(
+                key: "format", message: "opus encoder refused \(sampleRate) Hz, \(channels) channels (\(error))")
         }
         guard voicerack_ope_set_bitrate(encoder, Int32(target.bitrateKbps * 1000)) == OPE_OK else {
             throw .badSetting(key: "bitrate_kbps", message: "opus refused \(target.bitrateKbps) kb/s")

@@ -90,10 +90,13 @@ final class ShoutConnection {
         case SHOUTERR_BUSY, SHOUTERR_RETRY: return .pending
         case SHOUTERR_NOLOGIN: return .failed(.refused(server: target.server))
         case SHOUTERR_UNSUPPORTED:
-            return .failed(.unsupported(server: target.server, detail: "libshout does not support \(target.format.rawValue)"))
-        case SHOUTERR_NOCONNECT: return .failed(.unreachable(server: target.server, detail: "connection refused or timed out"))
+            return .failed(
+                .unsupported(server: target.server, detail: "libshout does not support \(target.format.rawValue)"))
+        case SHOUTERR_NOCONNECT:
+            return .failed(.unreachable(server: target.server, detail: "connection refused or timed out"))
         default:
-            return .failed(.unreachable(server: target.server, detail: String(cString: shout_get_error(shout)).lowercased()))
+            return .failed(
+                .unreachable(server: target.server, detail: String(cString: shout_get_error(shout)).lowercased()))
         }
     }
 }

@@ -22,7 +22,8 @@ public enum StreamFormat: String, Sendable, CaseIterable {
         switch self {
         case .opus where !bitrates.contains(kbps):
             throw .badSetting(
-                key: "bitrate_kbps", message: "\(kbps) is outside opus's \(bitrates.lowerBound)...\(bitrates.upperBound) kb/s")
+                key: "bitrate_kbps",
+                message: "\(kbps) is outside opus's \(bitrates.lowerBound)...\(bitrates.upperBound) kb/s")
         case .mp3 where !Self.lameBitrates.contains(kbps):
             let list = Self.lameBitrates.map(String.init).joined(separator: ", ")
             throw .badSetting(key: "bitrate_kbps", message: "\(kbps) is not an MP3 bitrate (\(list) kb/s)")

@@ -145,7 +145,9 @@ final class StreamSender: @unchecked Sendable {
             if connection.queuedBytes <= queueLimit {
                 overLimitSince = nil
             } else if let since = overLimitSince, now - since > options.stallTimeout {
-                drop(.unreachable(server: target.server, detail: "the network took nothing for \(Int(options.stallTimeout)) s"))
+                drop(
+                    .unreachable(
+                        server: target.server, detail: "the network took nothing for \(Int(options.stallTimeout)) s"))
             } else if overLimitSince == nil {
                 overLimitSince = now
             }
@@ -290,7 +292,9 @@ final class StreamSender: @unchecked Sendable {
 
     private static func seconds(_ s: Double) -> String { String(format: s < 1 ? "%.2f s" : "%.0f s", s) }
 
-    private static func clock(_ frames: Int, _ rate: Int) -> String { StreamStatus.clock(Double(frames) / Double(rate)) }
+    private static func clock(_ frames: Int, _ rate: Int) -> String {
+        StreamStatus.clock(Double(frames) / Double(rate))
+    }
 
     /// Monotonic seconds.
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

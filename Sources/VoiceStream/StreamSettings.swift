@@ -43,7 +43,9 @@ public struct StreamSettings: Sendable, Equatable {
 
     /// Checks every setting and finds the password (URL, then `password_env`, then
     /// `password_file`; more than one is an error). Errors name the key at fault (exit 64).
-    public func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws(StreamError)
+    public func resolve(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(StreamError)
         -> StreamTarget
     {
         let parsed = try IcecastURL(parsing: url)
@@ -75,7 +77,8 @@ public struct StreamSettings: Sendable, Equatable {
     private func resolvePassword(url: IcecastURL, environment: [String: String]) throws(StreamError) -> Secret {
         let given = [url.password != nil, passwordEnv != nil, passwordFile != nil].filter { $0 }.count
         guard given <= 1 else {
-            throw .badSetting(key: "password", message: "give the password once: in the URL, password_env or password_file")
+            throw .badSetting(
+                key: "password", message: "give the password once: in the URL, password_env or password_file")
         }
         if let password = url.password { return password }
         if let name = passwordEnv {
@@ -94,7 +97,8 @@ public struct StreamSettings: Sendable, Equatable {
             return Secret(line)
         }
         throw .badSetting(
-            key: "password", message: "no password: put it in the URL (icecast://source:PASS@...), password_env or password_file")
+            key: "password",
+            message: "no password: put it in the URL (icecast://source:PASS@...), password_env or password_file")
     }
 }
 

@@ -21,7 +21,9 @@ public enum CommandRunner {
     public static var voicerack: String { productsDirectory.appendingPathComponent("voicerack").path }
 
     /// Runs `executable` with `arguments`, waits, and returns its exit status and output.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -9,7 +9,9 @@ public enum TestFiles {
             path: path, format: AudioFormat(parsing: "wav:float"), sampleRate: rate, channels: channels.count)
         let frames = channels[0].count
         var interleaved = [Float](repeating: 0, count: frames * channels.count)
-        for (c, channel) in channels.enumerated() { for i in 0..<frames { interleaved[i * channels.count + c] = channel[i] } }
+        for (c, channel) in channels.enumerated() {
+            for i in 0..<frames { interleaved[i * channels.count + c] = channel[i] }
+        }
         try interleaved.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: frames) }
         try writer.close()
         return path

@@ -1,6 +1,5 @@
-import VoiceRT
-
 import Foundation
+import VoiceRT
 
 /// Automatic gain control that levels the near-end voice and never lifts echo or noise.
 ///

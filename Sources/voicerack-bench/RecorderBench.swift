@@ -9,7 +9,8 @@ import VoiceRecorder
 enum RecorderBench {
     static func run(channels: Int, seconds: Int, rate: Int, block: Int, folder: String) throws {
         let path = folder + "/recorder-bench-\(channels)ch.wav"
-        let spec = RecordingSpec(path: path, format: try AudioFormat(parsing: "wav:float"), sampleRate: rate, channels: channels)
+        let spec = RecordingSpec(
+            path: path, format: try AudioFormat(parsing: "wav:float"), sampleRate: rate, channels: channels)
         let recording = try Recording(spec: spec)
         let signal = (0..<block).map { Float(sin(Double($0) * 0.05)) * 0.25 }
         let start = cpuSeconds()
@@ -34,7 +35,8 @@ enum RecorderBench {
         try? FileManager.default.removeItem(atPath: path)
         print(
             String(
-                format: "voicerack recorder: %d ch, %d s at %d Hz float WAV: %.3f s CPU = %.2f ms per audio second, lost %d frames",
+                format:
+                    "voicerack recorder: %d ch, %d s at %d Hz float WAV: %.3f s CPU = %.2f ms per audio second, lost %d frames",
                 channels, seconds, rate, cpu, cpu * 1000 / Double(seconds), result.status.framesLost))
     }
 

@@ -38,7 +38,8 @@ enum StreamBench {
         print(
             "voicerack \(format) \(kbps) kb/s: "
                 + String(
-                    format: "%.1f s at %d Hz: %.3f s CPU = %.2f ms per audio second", seconds, rate, cpu, cpu * 1000 / seconds)
+                    format: "%.1f s at %d Hz: %.3f s CPU = %.2f ms per audio second", seconds, rate, cpu,
+                    cpu * 1000 / seconds)
                 + "; \(status.text), \(status.bytesSent) bytes")
     }
 }

@@ -21,11 +21,16 @@ final class PeerClient {
     init(options: PeerOptions, mic: [Float], far: [[Float]], tail: Int) throws(PeerFailure) {
         var status = jack_status_t(rawValue: 0)
         let opened: OpaquePointer? = options.name.withCString { name in
-            guard let server = options.server else { return voicerack_client_open(name, JackNoStartServer, &status, nil) }
+            guard let server = options.server else {
+                return voicerack_client_open(name, JackNoStartServer, &status, nil)
+            }
             return server.withCString { voicerack_client_open(name, JackNoStartServer, &status, $0) }
         }
         guard let opened else {
-            throw PeerFailure(69, "cannot open a JACK client on server '\(options.server ?? "default")' (status 0x\(String(status.rawValue, radix: 16)))")
+            throw PeerFailure(
+                69,
+                "cannot open a JACK client on server '\(options.server ?? "default")' (status 0x\(String(status.rawValue, radix: 16)))"
+            )
         }
         client = opened
         name = String(cString: jack_get_client_name(opened))
@@ -75,22 +80,27 @@ final class PeerClient {
     func activateAndConnect(target: String, timeout: Double) throws(PeerFailure) {
         guard jack_activate(client) == 0 else { throw PeerFailure(69, "cannot activate the peer") }
         active = true
-        let pairs = [
-            ("\(name):mic", "\(target):mic_in"), ("\(name):far_L", "\(target):far_in_L"),
-            ("\(name):far_R", "\(target):far_in_R"),
-        ] + listen.map { ("\(target):\($0)", "\(name):\(Self.inputName(for: $0))") }
+        let pairs =
+            [
+                ("\(name):mic", "\(target):mic_in"), ("\(name):far_L", "\(target):far_in_L"),
+                ("\(name):far_R", "\(target):far_in_R"),
+            ] + listen.map { ("\(target):\($0)", "\(name):\(Self.inputName(for: $0))") }
         for (source, destination) in pairs {
             let result = jack_connect(client, source, destination)
             guard result == 0 || result == EEXIST else {
-                throw PeerFailure(69, "cannot connect \(source) -> \(destination) (error \(result)); is '\(target)' running?")
+                throw PeerFailure(
+                    69, "cannot connect \(source) -> \(destination) (error \(result)); is '\(target)' running?")
             }
         }
         let ports = context.pointee.ports
         let deadline = Date().addingTimeInterval(timeout)
-        let all = [ports.mic, ports.farLeft, ports.farRight]
+        let all =
+            [ports.mic, ports.farLeft, ports.farRight]
             + (0..<ports.listenedCount).map { ports.listened[$0] }
         while all.contains(where: { jack_port_connected($0) == 0 }) {
-            guard Date() < deadline else { throw PeerFailure(70, "the connections did not show up within \(timeout) s") }
+            guard Date() < deadline else {
+                throw PeerFailure(70, "the connections did not show up within \(timeout) s")
+            }
             usleep(10_000)
         }
     }
@@ -106,7 +116,10 @@ final class PeerClient {
                 throw PeerFailure(69, "the JACK server shut down during playback")
             }
             guard Date() < deadline else {
-                throw PeerFailure(70, "playback did not finish within \(timeout) s (\(c.pointee.position.load(ordering: .relaxed)) of \(c.pointee.length) frames)")
+                throw PeerFailure(
+                    70,
+                    "playback did not finish within \(timeout) s (\(c.pointee.position.load(ordering: .relaxed)) of \(c.pointee.length) frames)"
+                )
             }
             usleep(10_000)
         }
@@ -124,7 +137,8 @@ final class PeerClient {
     /// What the run did, for the report line: frames, cycles, the periods seen, xruns.
     var summary: String {
         let c = context
-        return "testpeer: played \(c.pointee.length) frames in \(c.pointee.playedCycles.load(ordering: .relaxed)) cycles of "
+        return
+            "testpeer: played \(c.pointee.length) frames in \(c.pointee.playedCycles.load(ordering: .relaxed)) cycles of "
             + "\(c.pointee.smallestPeriod.load(ordering: .relaxed))-\(c.pointee.largestPeriod.load(ordering: .relaxed)) frames; "
             + "xruns \(c.pointee.xruns.load(ordering: .relaxed)); period changed at frame \(c.pointee.periodChangedAt.load(ordering: .relaxed))"
     }

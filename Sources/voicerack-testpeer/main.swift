@@ -20,11 +20,14 @@ func runPeer(_ options: PeerOptions) throws(PeerFailure) {
         tail: Int(options.tail * Double(mic.sampleRate)))
     defer { peer.close() }
     guard mic.sampleRate == peer.sampleRate, ref.sampleRate == peer.sampleRate else {
-        throw PeerFailure(65, "the files' rates (\(mic.sampleRate), \(ref.sampleRate) Hz) differ from the server's \(peer.sampleRate) Hz")
+        throw PeerFailure(
+            65,
+            "the files' rates (\(mic.sampleRate), \(ref.sampleRate) Hz) differ from the server's \(peer.sampleRate) Hz")
     }
     try peer.activateAndConnect(target: options.target, timeout: 10)
     // Unbuffered, so a test polling the output sees it while the peer plays.
-    FileHandle.standardOutput.write(Data("testpeer: connected to \(options.target); playing \(peer.context.pointee.length) frames\n".utf8))
+    FileHandle.standardOutput.write(
+        Data("testpeer: connected to \(options.target); playing \(peer.context.pointee.length) frames\n".utf8))
     try peer.play(timeout: options.timeout)
     peer.close()
     do {
@@ -44,7 +47,7 @@ func runPeer(_ options: PeerOptions) throws(PeerFailure) {
 
 do {
     try runPeer(try PeerOptions(Array(CommandLine.arguments.dropFirst())))
-} catch where error.status == 0 {
+} catch  where error.status == 0 {
     print(error.message)
 } catch {
     FileHandle.standardError.write(Data("voicerack-testpeer: \(error.message)\n".utf8))

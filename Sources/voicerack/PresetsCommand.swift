@@ -28,7 +28,9 @@ struct Presets: ParsableCommand {
             let width = summaries.map(\.name.count).max() ?? 0
             for summary in summaries {
                 let origin = PresetDirectory.origin(of: summary.source, in: searchPath)
-                print("\(summary.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\(summary.description)\(PresetListing.originSuffix(origin))")
+                print(
+                    "\(summary.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\(summary.description)\(PresetListing.originSuffix(origin))"
+                )
             }
         }
     }

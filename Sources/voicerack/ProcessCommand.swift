@@ -34,16 +34,27 @@ struct Process: ParsableCommand {
         completion: PresetCompletion.kind)
     var preset: String = "echo-cancel"
 
-    @Option(name: .long, help: ArgumentHelp("Microphone recording (any format libsndfile reads).", valueName: "file"), completion: .file())
+    @Option(
+        name: .long, help: ArgumentHelp("Microphone recording (any format libsndfile reads).", valueName: "file"),
+        completion: .file())
     var mic: String
 
-    @Option(name: .long, help: ArgumentHelp("Far-end reference: what the loudspeakers played (optional with --backing).", valueName: "file"), completion: .file())
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Far-end reference: what the loudspeakers played (optional with --backing).", valueName: "file"),
+        completion: .file())
     var ref: String?
 
-    @Option(name: .long, help: ArgumentHelp("Backing track that played on the loudspeakers (overrides the preset's backing.file).", valueName: "file"), completion: .file())
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Backing track that played on the loudspeakers (overrides the preset's backing.file).", valueName: "file"),
+        completion: .file())
     var backing: String?
 
-    @Option(name: .long, help: ArgumentHelp("Output file for the processed voice.", valueName: "file"), completion: .file())
+    @Option(
+        name: .long, help: ArgumentHelp("Output file for the processed voice.", valueName: "file"), completion: .file())
     var out: String
 
     @Option(name: .long, help: "Block size in samples, as a JACK period (1-8192).")
@@ -88,7 +99,10 @@ struct Process: ParsableCommand {
             request.allowLengthMismatch = allowLengthMismatch
             request.taps = try record.map { (text) throws(HostError) in
                 guard let tap = Tap.parse(text) else {
-                    throw HostError(.usage, "--record \(text): expected TAP=FILE with TAP one of " + Tap.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw HostError(
+                        .usage,
+                        "--record \(text): expected TAP=FILE with TAP one of "
+                            + Tap.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 return tap
             }

@@ -112,9 +112,15 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Overwrite recording files that exist.")
     var force = false
 
-    @Flag(name: .long, help: "Read commands from standard input: set KEY VALUE, show, unmute, record, stop, pause, status, help.")
+    @Flag(
+        name: .long,
+        help: "Read commands from standard input: set KEY VALUE, show, unmute, record, stop, pause, status, help.")
     var control = false
-    @Option(name: .long, help: ArgumentHelp("Backing track to play on speaker_out_L/R (overrides the preset's backing.file); SIGUSR2 pauses/resumes it.", valueName: "file"), completion: .file())
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Backing track to play on speaker_out_L/R (overrides the preset's backing.file); SIGUSR2 pauses/resumes it.",
+            valueName: "file"), completion: .file())
     var backing: String?
 
     @Option(
@@ -131,19 +137,29 @@ struct Run: ParsableCommand {
             valueName: "url"))
     var stream: String?
 
-    @Option(name: .long, help: ArgumentHelp("Tap to stream: voice (default), mic, reference, monitor, karaoke.", valueName: "tap"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Tap to stream: voice (default), mic, reference, monitor, karaoke.", valueName: "tap"))
     var streamTap = "voice"
 
-    @Option(name: .long, help: ArgumentHelp("Stream format: opus or mp3 (default: from the mount's extension, else opus).", valueName: "format"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Stream format: opus or mp3 (default: from the mount's extension, else opus).", valueName: "format"))
     var streamFormat: String?
 
-    @Option(name: .long, help: ArgumentHelp("Stream bitrate in kb/s (default 64 for Opus, 128 for MP3).", valueName: "kbps"))
+    @Option(
+        name: .long, help: ArgumentHelp("Stream bitrate in kb/s (default 64 for Opus, 128 for MP3).", valueName: "kbps")
+    )
     var streamBitrate: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Environment variable holding the stream's source password.", valueName: "name"))
+    @Option(
+        name: .long, help: ArgumentHelp("Environment variable holding the stream's source password.", valueName: "name")
+    )
     var streamPasswordEnv: String?
 
-    @Option(name: .long, help: ArgumentHelp("File holding the stream's source password (first line).", valueName: "path"))
+    @Option(
+        name: .long, help: ArgumentHelp("File holding the stream's source password (first line).", valueName: "path"))
     var streamPasswordFile: String?
 
     @Option(name: .long, help: ArgumentHelp("Stream name, description and genre shown by Icecast.", valueName: "text"))
@@ -151,14 +167,18 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         guard let tap = Tap(rawValue: streamTap), tap != .tuning else {
-            throw ValidationError("--stream-tap \(streamTap) is not a tap that can stream; use voice, mic, reference, monitor or karaoke")
+            throw ValidationError(
+                "--stream-tap \(streamTap) is not a tap that can stream; use voice, mic, reference, monitor or karaoke")
         }
         _ = tap
         guard LogLevelChoice.parse(logLevel) != nil else {
-            throw ValidationError("--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
+            throw ValidationError(
+                "--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
         }
         if let problem = JACKNames.clientNameProblem(name) { throw ValidationError("--name: \(problem)") }
-        if let server, let problem = JACKNames.serverNameProblem(server) { throw ValidationError("--server: \(problem)") }
+        if let server, let problem = JACKNames.serverNameProblem(server) {
+            throw ValidationError("--server: \(problem)")
+        }
         if server == nil, let fromEnvironment = ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"],
             let problem = JACKNames.serverNameProblem(fromEnvironment)
         {
@@ -175,10 +195,13 @@ struct Run: ParsableCommand {
             var recording = LiveRecordingOptions()
             recording.targets = try LiveRecordingOptions.parse(record)
             // --format, else the preset's [recording] format, else each file's extension.
-            let chosenFormat = format ?? (loaded.configuration.recordingFormat.isEmpty ? nil : loaded.configuration.recordingFormat)
+            let chosenFormat =
+                format ?? (loaded.configuration.recordingFormat.isEmpty ? nil : loaded.configuration.recordingFormat)
             if let chosenFormat {
                 do { recording.format = try AudioFormat(parsing: chosenFormat) } catch {
-                    throw HostError(.usage, (format != nil ? "--format" : "\(loaded.source): recording.format") + ": \(error.description)")
+                    throw HostError(
+                        .usage,
+                        (format != nil ? "--format" : "\(loaded.source): recording.format") + ": \(error.description)")
                 }
             }
             recording.bufferSeconds = recordBuffer
@@ -192,7 +215,8 @@ struct Run: ParsableCommand {
             request.presetArgument = preset
             request.control = control
             request.logLevel = LogLevelChoice.parse(logLevel) ?? .info
-            request.backingPath = backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
+            request.backingPath =
+                backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
             if let stream {
                 var settings = StreamSettings(url: stream)
                 settings.format = streamFormat

@@ -25,7 +25,9 @@ struct BackingCommandTests {
             "--record", "karaoke=\(folder.file("mix.wav"))",
         ])
         #expect(r.status == 0, "\(r.standardError)")
-        #expect(r.standardError.contains("backing track \(backing) (2 ch, resampled from 44100 Hz) at -6 dB; mixed into the reference"))
+        #expect(
+            r.standardError.contains(
+                "backing track \(backing) (2 ch, resampled from 44100 Hz) at -6 dB; mixed into the reference"))
         #expect(r.standardOutput.contains("stereo reference"))
         #expect(r.standardOutput.contains("backing track: 0 frames underrun"))
         #expect(r.standardOutput.contains("recorded karaoke to \(folder.file("mix.wav"))"))
@@ -37,17 +39,23 @@ struct BackingCommandTests {
     func refusesBadBackingFiles() throws {
         let mic = try wav("mic.wav", [[Float](repeating: 0, count: 4_800)], rate: 48_000)
         let missing = folder.file("missing.flac")
-        let r = try CommandRunner.voicerack(["process", "--preset", "karaoke", "--mic", mic, "--backing", missing, "--out", folder.file("o.wav")])
+        let r = try CommandRunner.voicerack([
+            "process", "--preset", "karaoke", "--mic", mic, "--backing", missing, "--out", folder.file("o.wav"),
+        ])
         #expect(r.status == 66)
         #expect(r.standardError.contains("backing track \(missing) does not exist"))
         let text = folder.file("song.wav")
         try "la la la".write(toFile: text, atomically: true, encoding: .utf8)
-        let bad = try CommandRunner.voicerack(["process", "--preset", "karaoke", "--mic", mic, "--backing", text, "--out", folder.file("o.wav")])
+        let bad = try CommandRunner.voicerack([
+            "process", "--preset", "karaoke", "--mic", mic, "--backing", text, "--out", folder.file("o.wav"),
+        ])
         #expect(bad.status == 65)
         #expect(bad.standardError.contains("backing track: cannot read audio file \(text)"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("o.wav")))
         // run checks before it opens a JACK client: 66 even with no server to talk to.
-        let live = try CommandRunner.voicerack(["run", "--preset", "karaoke", "--backing", missing, "--server", "voicerack-none-\(getpid())"])
+        let live = try CommandRunner.voicerack([
+            "run", "--preset", "karaoke", "--backing", missing, "--server", "voicerack-none-\(getpid())",
+        ])
         #expect(live.status == 66, "\(live.standardError)")
         #expect(live.standardError.contains("backing track \(missing) does not exist"))
     }
@@ -55,7 +63,9 @@ struct BackingCommandTests {
     @Test("without --ref or --backing an echo-cancelling preset still asks for --ref")
     func refStillNeededWithoutBacking() throws {
         let mic = try wav("mic.wav", [[Float](repeating: 0, count: 4_800)], rate: 48_000)
-        let r = try CommandRunner.voicerack(["process", "--preset", "karaoke", "--mic", mic, "--out", folder.file("o.wav")])
+        let r = try CommandRunner.voicerack([
+            "process", "--preset", "karaoke", "--mic", mic, "--out", folder.file("o.wav"),
+        ])
         #expect(r.status == 64)
         #expect(r.standardError.contains("pass --ref FILE"))
     }

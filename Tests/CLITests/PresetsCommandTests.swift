@@ -16,7 +16,8 @@ struct PresetsCommandTests {
     func listsLongNamesInFull() throws {
         let folder = try TemporaryFolder()
         let long = "my-very-long-preset-name-for-the-studio"
-        try "description = \"long one\"\nbase = \"raw\"\n".write(toFile: folder.file(long + ".toml"), atomically: true, encoding: .utf8)
+        try "description = \"long one\"\nbase = \"raw\"\n".write(
+            toFile: folder.file(long + ".toml"), atomically: true, encoding: .utf8)
         let r = try CommandRunner.voicerack(["presets", "list"], environment: ["VOICERACK_PRESETS": folder.path])
         #expect(r.status == 0)
         let lines = r.standardOutput.split(separator: "\n").map(String.init)
@@ -30,10 +31,13 @@ struct PresetsCommandTests {
     func refusesHugeSectionName() throws {
         let folder = try TemporaryFolder()
         let file = folder.file("huge.toml")
-        try ("[" + String(repeating: "a", count: 5_000_000) + "]\n").write(toFile: file, atomically: true, encoding: .utf8)
+        try ("[" + String(repeating: "a", count: 5_000_000) + "]\n").write(
+            toFile: file, atomically: true, encoding: .utf8)
         let r = try CommandRunner.voicerack(["presets", "check", file])
         #expect(r.status == 65)
-        #expect(r.standardError == "voicerack: error: \(file):1: line is 5000002 characters long; lines are at most 16384\n")
+        #expect(
+            r.standardError == "voicerack: error: \(file):1: line is 5000002 characters long; lines are at most 16384\n"
+        )
     }
 
     @Test("shows a preset fully resolved, in TOML that checks clean")
@@ -48,13 +52,18 @@ struct PresetsCommandTests {
         #expect(checked.status == 0, "\(checked.standardError)")
     }
 
-    @Test("bad presets exit 65 with file, line, key and the allowed range", arguments: [
-        ("[echo_canceller]\ntail_ms = 5000\n", ":2: echo_canceller.tail_ms = 5000 is out of range; allowed 20...1000 ms"),
-        ("[echo_canceller]\ntail = 100\n", ":2: unknown key 'echo_canceller.tail'"),
-        ("[preprocessor]\nvad = \"yes\"\n", ":2: preprocessor.vad must be true or false"),
-        ("base = \"nope\"\n", ":1: base preset 'nope' not found"),
-        ("[input]\ngain_db 3\n", ":2: "),
-    ])
+    @Test(
+        "bad presets exit 65 with file, line, key and the allowed range",
+        arguments: [
+            (
+                "[echo_canceller]\ntail_ms = 5000\n",
+                ":2: echo_canceller.tail_ms = 5000 is out of range; allowed 20...1000 ms"
+            ),
+            ("[echo_canceller]\ntail = 100\n", ":2: unknown key 'echo_canceller.tail'"),
+            ("[preprocessor]\nvad = \"yes\"\n", ":2: preprocessor.vad must be true or false"),
+            ("base = \"nope\"\n", ":1: base preset 'nope' not found"),
+            ("[input]\ngain_db 3\n", ":2: "),
+        ])
     func rejectsBadPresets(text: String, message: String) throws {
         let folder = try TemporaryFolder()
         let file = folder.file("bad.toml")
@@ -63,7 +72,9 @@ struct PresetsCommandTests {
         #expect(r.status == 65)
         #expect(r.standardError.contains(file + message), "\(r.standardError)")
         // The same preset refused by `process` before any audio is touched.
-        let p = try CommandRunner.voicerack(["process", "--preset", file, "--mic", "x.wav", "--out", folder.file("o.wav")])
+        let p = try CommandRunner.voicerack([
+            "process", "--preset", file, "--mic", "x.wav", "--out", folder.file("o.wav"),
+        ])
         #expect(p.status == 65)
         #expect(!FileManager.default.fileExists(atPath: folder.file("o.wav")))
     }

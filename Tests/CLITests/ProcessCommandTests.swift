@@ -23,7 +23,9 @@ struct ProcessCommandTests {
         let echo = Signals.delayed(Array(far.prefix(n)).map { $0 * 0.4 }, by: rate / 20)
         let mic = try wav("mic.wav", [echo + [Float](repeating: 0, count: max(0, n - echo.count))], rate: rate)
         let refRate = refRate ?? rate
-        let ref = refRate == rate ? far : Signals.speechLike(count: Int(refSeconds * Double(refRate)), sampleRate: refRate, rms: 0.1, seed: 5)
+        let ref =
+            refRate == rate
+            ? far : Signals.speechLike(count: Int(refSeconds * Double(refRate)), sampleRate: refRate, rms: 0.1, seed: 5)
         return (mic, try wav("ref.wav", [ref], rate: refRate))
     }
 
@@ -31,7 +33,9 @@ struct ProcessCommandTests {
     func processesEchoScenario() throws {
         let (mic, ref) = try scenario()
         let out = folder.file("out.wav")
-        let r = try CommandRunner.voicerack(["process", "--preset", "echo-cancel", "--mic", mic, "--ref", ref, "--out", out])
+        let r = try CommandRunner.voicerack([
+            "process", "--preset", "echo-cancel", "--mic", mic, "--ref", ref, "--out", out,
+        ])
         #expect(r.status == 0, "\(r.standardError)")
         let written = try AudioFileContents.read(out)
         #expect(written.sampleRate == 16_000 && written.channels.count == 1 && written.frames == 64_000)
@@ -79,13 +83,17 @@ struct ProcessCommandTests {
         #expect(padded.status == 0)
 
         let stereoMic = try wav("stereo.wav", [[Float](repeating: 0, count: 100), [Float](repeating: 0, count: 100)])
-        let s = try CommandRunner.voicerack(["process", "--preset", "raw", "--mic", stereoMic, "--out", folder.file("s.wav")])
+        let s = try CommandRunner.voicerack([
+            "process", "--preset", "raw", "--mic", stereoMic, "--out", folder.file("s.wav"),
+        ])
         #expect(s.status == 65)
         #expect(s.standardError.contains("\(stereoMic): the microphone file has 2 channels"))
 
         let garbage = folder.file("garbage.wav")
         FileManager.default.createFile(atPath: garbage, contents: Data("not audio at all".utf8))
-        let g = try CommandRunner.voicerack(["process", "--preset", "raw", "--mic", garbage, "--out", folder.file("g.wav")])
+        let g = try CommandRunner.voicerack([
+            "process", "--preset", "raw", "--mic", garbage, "--out", folder.file("g.wav"),
+        ])
         #expect(g.status == 65)
         #expect(g.standardError.contains("cannot read audio file \(garbage)"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("g.wav")))
@@ -94,22 +102,34 @@ struct ProcessCommandTests {
     @Test("usage errors exit 64, missing input files 66 (EX_NOINPUT), impossible outputs 73")
     func usageAndIOErrors() throws {
         let (mic, ref) = try scenario()
-        let noRef = try CommandRunner.voicerack(["process", "--preset", "echo-cancel", "--mic", mic, "--out", folder.file("o.wav")])
+        let noRef = try CommandRunner.voicerack([
+            "process", "--preset", "echo-cancel", "--mic", mic, "--out", folder.file("o.wav"),
+        ])
         #expect(noRef.status == 64)
         #expect(noRef.standardError.contains("needs the far-end signal: pass --ref"))
-        let block = try CommandRunner.voicerack(["process", "--mic", mic, "--ref", ref, "--out", folder.file("o.wav"), "--block", "0"])
+        let block = try CommandRunner.voicerack([
+            "process", "--mic", mic, "--ref", ref, "--out", folder.file("o.wav"), "--block", "0",
+        ])
         #expect(block.status == 64)
         #expect(block.standardError.contains("--block 0 is out of range"))
-        let format = try CommandRunner.voicerack(["process", "--mic", mic, "--ref", ref, "--out", folder.file("o.wav"), "--format", "wav:pcm12"])
+        let format = try CommandRunner.voicerack([
+            "process", "--mic", mic, "--ref", ref, "--out", folder.file("o.wav"), "--format", "wav:pcm12",
+        ])
         #expect(format.status == 64)
         #expect(format.standardError.contains("unknown encoding; choose one of pcm16, pcm24"))
-        let missing = try CommandRunner.voicerack(["process", "--mic", folder.file("nope.wav"), "--ref", ref, "--out", folder.file("o.wav")])
+        let missing = try CommandRunner.voicerack([
+            "process", "--mic", folder.file("nope.wav"), "--ref", ref, "--out", folder.file("o.wav"),
+        ])
         #expect(missing.status == 66)
         #expect(missing.standardError.contains("MIC file \(folder.file("nope.wav")) does not exist"))
-        let missingRef = try CommandRunner.voicerack(["process", "--mic", mic, "--ref", folder.file("nope.wav"), "--out", folder.file("o.wav")])
+        let missingRef = try CommandRunner.voicerack([
+            "process", "--mic", mic, "--ref", folder.file("nope.wav"), "--out", folder.file("o.wav"),
+        ])
         #expect(missingRef.status == 66)
         #expect(missingRef.standardError.contains("REF file \(folder.file("nope.wav")) does not exist"))
-        let noFolder = try CommandRunner.voicerack(["process", "--mic", mic, "--ref", ref, "--out", folder.file("no/such/dir/o.wav")])
+        let noFolder = try CommandRunner.voicerack([
+            "process", "--mic", mic, "--ref", ref, "--out", folder.file("no/such/dir/o.wav"),
+        ])
         #expect(noFolder.status == 73)
         #expect(noFolder.standardError.contains("folder \(folder.file("no/such/dir")) does not exist"))
     }
@@ -130,15 +150,20 @@ struct ProcessCommandTests {
         #expect(tuning.channels[0] == micSamples && tuning.channels[2] == voice)
         #expect(try AudioFileContents.read(folder.file("r.w64")).channels.count == 2)
         #expect(try AudioFileContents.read(folder.file("m.flac")).frames == 64_000)
-        #expect(r.standardOutput.contains("recorded tuning to \(folder.file("t.wav")) (wavex:float, 3 ch, 64000 frames)"))
-        let bad = try CommandRunner.voicerack(["process", "--mic", mic, "--ref", ref, "--out", folder.file("w.wav"), "--record", "ears=x.wav"])
+        #expect(
+            r.standardOutput.contains("recorded tuning to \(folder.file("t.wav")) (wavex:float, 3 ch, 64000 frames)"))
+        let bad = try CommandRunner.voicerack([
+            "process", "--mic", mic, "--ref", ref, "--out", folder.file("w.wav"), "--record", "ears=x.wav",
+        ])
         #expect(bad.status == 64 && bad.standardError.contains("TAP one of voice, mic, reference, monitor, tuning"))
     }
 
     @Test("the output format follows --format or the extension, in any block size")
     func formats() throws {
         let (mic, ref) = try scenario()
-        for (name, format, block) in [("a.flac", nil, "33"), ("b.wav", "wav:pcm16", "4096"), ("c.w64", nil, "1000")] as [(String, String?, String)] {
+        for (name, format, block) in [("a.flac", nil, "33"), ("b.wav", "wav:pcm16", "4096"), ("c.w64", nil, "1000")]
+            as [(String, String?, String)]
+        {
             var args = ["process", "--mic", mic, "--ref", ref, "--out", folder.file(name), "--block", block]
             if let format { args += ["--format", format] }
             let r = try CommandRunner.voicerack(args)

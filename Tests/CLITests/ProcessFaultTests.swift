@@ -13,7 +13,8 @@ struct ProcessFaultTests {
 
     func input(seconds: Double, rate: Int = 16_000) throws -> String {
         try TestFiles.wav(
-            folder.file("mic.wav"), [Signals.speechLike(count: Int(seconds * Double(rate)), sampleRate: rate, rms: 0.1, seed: 3)],
+            folder.file("mic.wav"),
+            [Signals.speechLike(count: Int(seconds * Double(rate)), sampleRate: rate, rms: 0.1, seed: 3)],
             rate: rate)
     }
 
@@ -21,7 +22,10 @@ struct ProcessFaultTests {
     func oneFileOneOutput() throws {
         let mic = try input(seconds: 1)
         let out = folder.file("out.wav")
-        for extra in [["--record", "mic=\(out)"], ["--record", "mic=\(folder.file("t.wav"))", "--record", "voice=\(folder.path)/./t.wav"]] {
+        for extra in [
+            ["--record", "mic=\(out)"],
+            ["--record", "mic=\(folder.file("t.wav"))", "--record", "voice=\(folder.path)/./t.wav"],
+        ] {
             let r = try CommandRunner.voicerack(["process", "--preset", "raw", "--mic", mic, "--out", out] + extra)
             #expect(r.status == 64, "\(extra): \(r.standardError)")
             #expect(r.standardError.contains("already writes"), "\(r.standardError)")
@@ -35,9 +39,12 @@ struct ProcessFaultTests {
         let out = folder.file("out.wav")
         // 100 kB per file (float mono at 16 kHz: 64 kB/s) instead of 4 GiB.
         let r = try CommandRunner.voicerack(
-            ["process", "--preset", "raw", "--mic", mic, "--out", out], environment: ["VOICERACK_ROLLOVER_BYTES": "100000"])
+            ["process", "--preset", "raw", "--mic", mic, "--out", out],
+            environment: ["VOICERACK_ROLLOVER_BYTES": "100000"])
         #expect(r.status == 0, "\(r.standardError)")
-        #expect(r.standardOutput.contains("the output passed 4 GiB: continued in \(folder.file("out-0002.wav"))"), "\(r.standardOutput)")
+        #expect(
+            r.standardOutput.contains("the output passed 4 GiB: continued in \(folder.file("out-0002.wav"))"),
+            "\(r.standardOutput)")
         var frames = 0
         var index = 1
         while true {
@@ -58,19 +65,24 @@ struct ProcessFaultTests {
         let rate = 48_000
         let long = try TestFiles.wav(
             folder.file("long.wav"), [Signals.whiteNoise(count: rate * 120, rms: 0.1, seed: 4)], rate: rate)
-        let far = try TestFiles.wav(folder.file("far.wav"), [Signals.whiteNoise(count: rate * 120, rms: 0.1, seed: 5)], rate: rate)
+        let far = try TestFiles.wav(
+            folder.file("far.wav"), [Signals.whiteNoise(count: rate * 120, rms: 0.1, seed: 5)], rate: rate)
         let out = folder.file("out.wav")
         try "keep me".write(toFile: out, atomically: true, encoding: .utf8)
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandRunner.voicerack)
-        child.arguments = ["process", "--preset", "echo-cancel", "--mic", long, "--ref", far, "--out", out, "--force", "-q"]
+        child.arguments = [
+            "process", "--preset", "echo-cancel", "--mic", long, "--ref", far, "--out", out, "--force", "-q",
+        ]
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
         try child.run()
         // Wait until the hidden partial output exists, then interrupt.
         let deadline = Date().addingTimeInterval(30)
         func partials() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(".out.wav") }
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+                $0.hasPrefix(".out.wav")
+            }
         }
         while partials().isEmpty && Date() < deadline && child.isRunning { usleep(20_000) }
         try #require(!partials().isEmpty && child.isRunning, "no partial output appeared")

@@ -19,7 +19,9 @@ enum Alignment {
     }
 
     /// The lag in `lags` with the largest |correlation| of `recording[n + lag]` with `signal[n]`.
-    private static func best(_ recording: [Float], _ signal: [Float], _ span: Range<Int>, _ lags: ClosedRange<Int>) -> Int {
+    private static func best(
+        _ recording: [Float], _ signal: [Float], _ span: Range<Int>, _ lags: ClosedRange<Int>
+    ) -> Int {
         var bestLag = lags.lowerBound
         var bestValue = -1.0
         for lag in lags {

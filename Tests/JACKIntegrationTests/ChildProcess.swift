@@ -15,7 +15,8 @@ final class ChildProcess {
     /// Starts `executable` with `arguments`; `environment` is added to (and may unset, with nil)
     /// this process's environment. Standard input is /dev/null, or the FIFO at `input` (opened
     /// read-write in the child, so neither side waits for the other and the child sees no EOF).
-    init(_ executable: String, _ arguments: [String], environment: [String: String?] = [:], input: String? = nil) throws {
+    init(_ executable: String, _ arguments: [String], environment: [String: String?] = [:], input: String? = nil) throws
+    {
         name = (executable as NSString).lastPathComponent
         outputPath = NSTemporaryDirectory() + "voicerack-it-\(name)-\(getpid())-\(UUID().uuidString).log"
         var env = ProcessInfo.processInfo.environment

@@ -12,13 +12,16 @@ extension LiveClientTests {
         Thread.sleep(forTimeInterval: 1)
         #expect(!voicerack.output.contains("seeded from JACK latencies"))
         _ = try runTool("/usr/bin/jack_connect", ["-s", server.name, "system:capture_1", "\(Self.client):mic_in"])
-        _ = try runTool("/usr/bin/jack_connect", ["-s", server.name, "\(Self.client):speaker_out_L", "system:playback_1"])
+        _ = try runTool(
+            "/usr/bin/jack_connect", ["-s", server.name, "\(Self.client):speaker_out_L", "system:playback_1"])
         // What the driver reports (the dummy driver's values depend on its mode): the seed must be
         // the playback latency of the speaker port plus the capture latency of the mic port.
         let playback = try #require(Self.latencyMinimum(try server.lsp(["-l", "system:playback_1"]), "playback"))
         let capture = try #require(Self.latencyMinimum(try server.lsp(["-l", "system:capture_1"]), "capture"))
         #expect(playback > 0 && capture > 0)
-        let seeded = poll(timeout: 10) { voicerack.output.contains("seeded from JACK latencies: \(playback + capture) samples") }
+        let seeded = poll(timeout: 10) {
+            voicerack.output.contains("seeded from JACK latencies: \(playback + capture) samples")
+        }
         #expect(seeded, "\(voicerack.output)")
         voicerack.send(SIGINT)
         #expect(voicerack.waitForExit(timeout: 10) == 0)

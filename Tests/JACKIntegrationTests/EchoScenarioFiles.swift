@@ -55,7 +55,9 @@ struct EchoScenarioFiles {
 
     /// Writes the mic and reference with `blocks` blocks of `blockSize` zeros in front (the
     /// silence a live engine processes before the call starts) into `folder`; returns their paths.
-    func writeWithLeadIn(blocks: Int, of blockSize: Int, in folder: TemporaryFolder) throws -> (mic: String, reference: String) {
+    func writeWithLeadIn(
+        blocks: Int, of blockSize: Int, in folder: TemporaryFolder
+    ) throws -> (mic: String, reference: String) {
         let silence = [Float](repeating: 0, count: blocks * blockSize)
         let paths = (folder.file("mic-lead\(blocks).wav"), folder.file("ref-lead\(blocks).wav"))
         try Self.write(silence + mic, to: paths.0)

@@ -103,8 +103,12 @@ extension JACKServer {
             if connected && capture.isRunning { return capture }
             capture.stop(SIGKILL)
             attempts.append(capture.output)
-            guard capture.output.contains("Can not activate client") || capture.output.contains("Cannot open") else { break }
+            guard capture.output.contains("Can not activate client") || capture.output.contains("Cannot open") else {
+                break
+            }
         }
-        throw ServerError(message: "jack_capture did not connect to \(ports.joined(separator: ", ")):\n" + attempts.joined(separator: "\n---\n"))
+        throw ServerError(
+            message: "jack_capture did not connect to \(ports.joined(separator: ", ")):\n"
+                + attempts.joined(separator: "\n---\n"))
     }
 }

@@ -17,12 +17,17 @@ extension LiveClientTests {
         let n = 44_100 * 20
         let track = try TestFiles.wav(
             folder + "/song.wav",
-            [Signals.sine(count: n, frequency: 1000, sampleRate: 44_100, amplitude: 0.5),
-             Signals.sine(count: n, frequency: 1500, sampleRate: 44_100, amplitude: 0.5)], rate: 44_100)
+            [
+                Signals.sine(count: n, frequency: 1000, sampleRate: 44_100, amplitude: 0.5),
+                Signals.sine(count: n, frequency: 1500, sampleRate: 44_100, amplitude: 0.5),
+            ], rate: 44_100)
         let reference = folder + "/speakers.wav", karaoke = folder + "/karaoke.wav"
         let (voicerack, _) = try launchRecordingClient(
             on: server, preset: "karaoke",
-            ["--backing", track, "--format", "wav:float", "--record", "reference=\(reference)", "--record", "karaoke=\(karaoke)"])
+            [
+                "--backing", track, "--format", "wav:float", "--record", "reference=\(reference)", "--record",
+                "karaoke=\(karaoke)",
+            ])
         Thread.sleep(forTimeInterval: 2)
         voicerack.send(SIGUSR2)
         #expect(poll(timeout: 5) { voicerack.output.contains("SIGUSR2: backing track paused") })
@@ -41,7 +46,10 @@ extension LiveClientTests {
             let x = speakers.channels[channel]
             let levelDB = Tone.decibels(Tone.amplitude(x, frequency: f, sampleRate: 48_000, playing) / 0.5)
             let measured = Tone.frequency(x, sampleRate: 48_000, playing)
-            print(String(format: "live speaker_out ch %d: %.2f dB (set -6), %.2f Hz (file %.0f Hz)", channel, levelDB, measured, f))
+            print(
+                String(
+                    format: "live speaker_out ch %d: %.2f dB (set -6), %.2f Hz (file %.0f Hz)", channel, levelDB,
+                    measured, f))
             #expect(abs(levelDB - -6) < 0.2)
             #expect(abs(measured - f) < 0.5)
         }
@@ -50,7 +58,8 @@ extension LiveClientTests {
         #expect(Measure.rms(speakers.channels[0], tail) == 0)
         // The karaoke tap: no voice (mic unconnected), the track at -6 dB + karaoke_backing_db 0.
         let mix = try AudioFileContents.read(karaoke)
-        let karaokeDB = Tone.decibels(Tone.amplitude(mix.channels[0], frequency: 1000, sampleRate: 48_000, playing) / 0.5)
+        let karaokeDB = Tone.decibels(
+            Tone.amplitude(mix.channels[0], frequency: 1000, sampleRate: 48_000, playing) / 0.5)
         #expect(abs(karaokeDB - -6) < 0.2, "karaoke backing \(karaokeDB) dB")
     }
 }

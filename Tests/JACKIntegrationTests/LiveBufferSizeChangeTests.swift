@@ -10,7 +10,9 @@ import VoiceTestSupport
 extension LiveClientTests {
     @Test(
         "a buffer-size change mid-playback keeps the client alive and the voice flowing",
-        .enabled(if: TestPeer.executable != nil && Tools.jackBufsize != nil, "voicerack-testpeer or jack_bufsize missing; skipping"))
+        .enabled(
+            if: TestPeer.executable != nil && Tools.jackBufsize != nil,
+            "voicerack-testpeer or jack_bufsize missing; skipping"))
     func bufferSizeChangeDuringPlayback() throws {
         let folder = try TemporaryFolder()
         let scenario = try EchoScenarioFiles(in: folder)
@@ -55,7 +57,9 @@ extension LiveClientTests {
             nearReport = "near-end voice \(fmt(gap)) dB against the clean talker (offset \(lag))"
             #expect(abs(gap) < 10, "near-end voice after the change: \(gap) dB against the talker")
         }
-        print("live-path: buffer size 256 -> 1024 at frame \(changedAt): voice after it \(fmt(afterLevel)) dBFS; \(nearReport); \(report)")
+        print(
+            "live-path: buffer size 256 -> 1024 at frame \(changedAt): voice after it \(fmt(afterLevel)) dBFS; \(nearReport); \(report)"
+        )
 
         voicerack.send(SIGINT)
         #expect(voicerack.waitForExit(timeout: 10) == 0, "output:\n\(voicerack.output)")

@@ -5,7 +5,9 @@ import Testing
 /// jack_connect). Serialized: each test starts its own server, and two cores are enough for one.
 @Suite(
     "voicerack run against jackd", .serialized,
-    .enabled(if: Tools.jackAvailable, "jackd, jack_lsp or jack_connect is not installed (apt install jackd2); skipping the JACK integration tests"))
+    .enabled(
+        if: Tools.jackAvailable,
+        "jackd, jack_lsp or jack_connect is not installed (apt install jackd2); skipping the JACK integration tests"))
 struct LiveClientTests {
     static let client = "vr-it"
     static let inputs = ["mic_in", "far_in_L", "far_in_R"]
@@ -17,7 +19,8 @@ struct LiveClientTests {
         let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
         let child = try ChildProcess(
             binary,
-            ["run", "--server", server.name, "--name", Self.client, "--no-auto-connect", "--preset", "echo-cancel"] + extra,
+            ["run", "--server", server.name, "--name", Self.client, "--no-auto-connect", "--preset", "echo-cancel"]
+                + extra,
             environment: Tools.environment)
         let up = poll(timeout: 10) {
             guard child.isRunning else { return true }
@@ -56,7 +59,8 @@ struct LiveClientTests {
         let stated = try #require(Self.statedLatency(voicerack.output), "\(voicerack.output)")
         #expect(stated > 0)
         let reported = poll(timeout: 10) {
-            (try? server.lsp(["-l", "\(Self.client):voice_out"]))?.contains("capture latency = [ \(stated) \(stated) ]") == true
+            (try? server.lsp(["-l", "\(Self.client):voice_out"]))?.contains("capture latency = [ \(stated) \(stated) ]")
+                == true
         }
         #expect(reported, "voice_out latency: \((try? server.lsp(["-l", "\(Self.client):voice_out"])) ?? "")")
 
@@ -126,11 +130,14 @@ struct LiveClientTests {
             }
             #expect(followed && voicerack.isRunning, "after \(frames):\n\(voicerack.output)")
             // mic_in's capture latency is one period (the dummy driver's), plus the engine's.
-            let line = voicerack.output.components(separatedBy: "\n").last { $0.contains("buffer size is now \(frames) ") }
+            let line = voicerack.output.components(separatedBy: "\n").last {
+                $0.contains("buffer size is now \(frames) ")
+            }
             let engine = try #require(line.flatMap(Self.statedLatency), "\(voicerack.output)")
             let expected = frames + engine
             let reported = poll(timeout: 10) {
-                (try? server.lsp(["-l", "\(Self.client):voice_out"]))?.contains("capture latency = [ \(expected) \(expected) ]") == true
+                (try? server.lsp(["-l", "\(Self.client):voice_out"]))?.contains(
+                    "capture latency = [ \(expected) \(expected) ]") == true
             }
             #expect(reported, "after \(frames): \((try? server.lsp(["-l", "\(Self.client):voice_out"])) ?? "")")
         }

@@ -20,7 +20,9 @@ extension LiveClientTests {
                 environment: Tools.environment, input: input)
             sine = try ChildProcess(Tools.jackSimpleClient!, ["sine", server.name], environment: Tools.environment)
             let ready = poll(timeout: 10) { [server, voicerack, sine] in
-                guard voicerack.isRunning, sine.isRunning, let ports = try? server.portProperties() else { return false }
+                guard voicerack.isRunning, sine.isRunning, let ports = try? server.portProperties() else {
+                    return false
+                }
                 return ports["vr:monitor_out_R"] != nil && ports["sine:output1"] != nil
             }
             guard ready, (try? server.connect("sine:output1", "vr:mic_in")) == 0 else {
@@ -74,7 +76,9 @@ extension LiveClientTests {
 
     @Test(
         "--control: set output.gain_db -12 lowers voice_out by 12 dB; bad keys and values are answered with the allowed range",
-        .enabled(if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil, "jack_capture or jack_simple_client is missing"))
+        .enabled(
+            if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil,
+            "jack_capture or jack_simple_client is missing"))
     func controlCommands() throws {
         let fifo = NSTemporaryDirectory() + "voicerack-it-control-\(getpid())-\(UUID().uuidString)"
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -106,7 +110,9 @@ extension LiveClientTests {
 
     @Test(
         "SIGHUP reloads an edited preset file: a level changes, restart-only keys are named, a bad file keeps the running setup",
-        .enabled(if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil, "jack_capture or jack_simple_client is missing"))
+        .enabled(
+            if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil,
+            "jack_capture or jack_simple_client is missing"))
     func reloadOnSIGHUP() throws {
         let path = NSTemporaryDirectory() + "voicerack-it-reload-\(getpid())-\(UUID().uuidString).toml"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -115,7 +121,8 @@ extension LiveClientTests {
         defer { rig.voicerack.stop(SIGKILL) }
         let before = try rig.settledRMS()
 
-        try "base = \"raw\"\n\n[output]\ngain_db = -6\n\n[echo_canceller]\ntail_ms = 300\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "base = \"raw\"\n\n[output]\ngain_db = -6\n\n[echo_canceller]\ntail_ms = 300\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         rig.voicerack.send(SIGHUP)
         rig.expectOutput("applied: output.gain_db")
         rig.expectOutput("needs a restart (ignored): echo_canceller.tail_ms")
@@ -135,13 +142,16 @@ extension LiveClientTests {
 
     @Test(
         "--control: set backing.level_db -12 lowers the backing track on speaker_out by 12 dB, gliding",
-        .enabled(if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil, "jack_capture or jack_simple_client is missing"))
+        .enabled(
+            if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil,
+            "jack_capture or jack_simple_client is missing"))
     func backingLevelLive() throws {
         let folder = try Self.recordingFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let n = 48_000 * 30
         let track = try TestFiles.wav(
-            folder + "/song.wav", [Signals.sine(count: n, frequency: 1000, sampleRate: 48_000, amplitude: 0.5)], rate: 48_000)
+            folder + "/song.wav", [Signals.sine(count: n, frequency: 1000, sampleRate: 48_000, amplitude: 0.5)],
+            rate: 48_000)
         let fifo = folder + "/control"
         #expect(mkfifo(fifo, 0o600) == 0)
         let rig = try SineRig(["--preset", "raw", "--control", "--backing", track], input: fifo)

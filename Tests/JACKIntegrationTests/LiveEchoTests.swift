@@ -46,7 +46,9 @@ extension LiveClientTests {
                 },
                 after: {
                     capture?.send(SIGINT)
-                    #expect(capture?.waitForExit(timeout: 30) != nil, "jack_capture did not stop:\n\(capture?.output ?? "")")
+                    #expect(
+                        capture?.waitForExit(timeout: 30) != nil, "jack_capture did not stop:\n\(capture?.output ?? "")"
+                    )
                 }))
 
         // The offset must be the engine's latency plus whole periods (the peer reads voice_out
@@ -59,7 +61,9 @@ extension LiveClientTests {
         let liveERLE = erle(mic: scenario.mic, voice: live.aligned, over: span)
         let values = Array(offlineERLEs.values)
         let phases = offlineERLEs.sorted { $0.key < $1.key }.map { "\($0.key):\(fmt($0.value))" }.joined(separator: " ")
-        print("live-path: period 256, delay auto: live ERLE \(fmt(liveERLE)) dB; offline ERLE \(fmt(offlineERLEs[0]!)) dB on the files, by lead-in blocks \(phases); offset \(live.lag) samples (engine latency \(latency)); \(live.report)")
+        print(
+            "live-path: period 256, delay auto: live ERLE \(fmt(liveERLE)) dB; offline ERLE \(fmt(offlineERLEs[0]!)) dB on the files, by lead-in blocks \(phases); offset \(live.lag) samples (engine latency \(latency)); \(live.report)"
+        )
         #expect(liveERLE > 20, "live ERLE \(liveERLE) dB")
         #expect(values.allSatisfy { $0 > 20 }, "offline ERLE \(phases)")
         #expect(
@@ -90,12 +94,15 @@ extension LiveClientTests {
         defer { server.stop() }
         let voicerack = try startVoicerack(on: server, extra: ["--preset", preset])
         defer { voicerack.stop(SIGKILL) }
-        let live = try #require(try LivePlayback.runAvoidingXruns(scenario, server: server, target: Self.client, in: folder))
+        let live = try #require(
+            try LivePlayback.runAvoidingXruns(scenario, server: server, target: Self.client, in: folder))
 
         let span = EchoScenarioFiles.farEndOnly
         let liveERLE = erle(mic: scenario.mic, voice: live.aligned, over: span)
         let offlineERLE = erle(mic: scenario.mic, voice: offline, over: span)
-        print("live-path: period 256, delay fixed: live ERLE \(fmt(liveERLE)) dB, offline ERLE \(fmt(offlineERLE)) dB, offset \(live.lag) samples; \(live.report)")
+        print(
+            "live-path: period 256, delay fixed: live ERLE \(fmt(liveERLE)) dB, offline ERLE \(fmt(offlineERLE)) dB, offset \(live.lag) samples; \(live.report)"
+        )
         #expect(liveERLE > 20, "live ERLE \(liveERLE) dB")
         #expect(offlineERLE > 20, "offline ERLE \(offlineERLE) dB")
         #expect(abs(liveERLE - offlineERLE) <= 1, "live \(liveERLE) dB vs offline \(offlineERLE) dB")
@@ -110,14 +117,17 @@ extension LiveClientTests {
         preset: String = "echo-cancel"
     ) throws -> [Float] {
         let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
-        let inputs = leadInBlocks == 0
+        let inputs =
+            leadInBlocks == 0
             ? (mic: scenario.micPath, reference: scenario.referencePath)
             : try scenario.writeWithLeadIn(blocks: leadInBlocks, of: block, in: folder)
         let path = folder.file("offline-\(block)-\(leadInBlocks)-\(UUID().uuidString).wav")
         let run = try runTool(
             binary,
-            ["process", "--preset", preset, "--mic", inputs.mic, "--ref", inputs.reference,
-             "--out", path, "--block", "\(block)", "-q"],
+            [
+                "process", "--preset", preset, "--mic", inputs.mic, "--ref", inputs.reference,
+                "--out", path, "--block", "\(block)", "-q",
+            ],
             timeout: 180)
         try #require(run.status == 0, "voicerack process: \(run.output)")
         return Array(try AudioFileContents.read(path).channels[0].dropFirst(leadInBlocks * block))
@@ -141,14 +151,22 @@ extension LiveClientTests {
         let coarse = Envelope.lag(of: captured, behind: live, maxLag: 60 * 48_000)
         let near = max(0, coarse - 2 * Envelope.block)
         let window = Alignment.shifted(captured, by: near, length: live.count)
-        let fine = near + Alignment.lag(of: window, behind: live, over: 48_000..<(2 * 48_000 + 48_000), maxLag: 4 * Envelope.block)
+        let fine =
+            near
+            + Alignment.lag(of: window, behind: live, over: 48_000..<(2 * 48_000 + 48_000), maxLag: 4 * Envelope.block)
         let span = (start + 48_000)..<(start + count)
-        try #require(fine + span.upperBound <= captured.count, "jack_capture's file is too short: \(captured.count) frames, voice at \(fine)")
+        try #require(
+            fine + span.upperBound <= captured.count,
+            "jack_capture's file is too short: \(captured.count) frames, voice at \(fine)")
         let shiftedCapture = Alignment.shifted(captured, by: fine, length: live.count)
         let difference = Measure.levelDB(shiftedCapture, span) - Measure.levelDB(live, span)
         let mismatch = Measure.rms(zip(shiftedCapture[span], live[span]).map { $0 - $1 })
-        print("live-path: jack_capture level difference \(fmt(difference)) dB (offset \(fine) samples, RMS of the sample difference \(mismatch))")
-        #expect(abs(difference) <= 1, "jack_capture \(Measure.levelDB(shiftedCapture, span)) dB vs peer \(Measure.levelDB(live, span)) dB")
+        print(
+            "live-path: jack_capture level difference \(fmt(difference)) dB (offset \(fine) samples, RMS of the sample difference \(mismatch))"
+        )
+        #expect(
+            abs(difference) <= 1,
+            "jack_capture \(Measure.levelDB(shiftedCapture, span)) dB vs peer \(Measure.levelDB(live, span)) dB")
     }
 }
 

@@ -62,8 +62,11 @@ extension LiveClientTests {
             """
         let (status, output) = try runTool(
             "/usr/bin/python3",
-            ["-c", python, binary, "run", "--server", server.name, "--name", "vr-tty", "--no-auto-connect", "--preset", "raw",
-             "--record", folder + "/voice.wav"],
+            [
+                "-c", python, binary, "run", "--server", server.name, "--name", "vr-tty", "--no-auto-connect",
+                "--preset", "raw",
+                "--record", folder + "/voice.wav",
+            ],
             timeout: 30)
         #expect(status == 0, "\(output)")
         #expect(output.contains("voicerack-status=0"), "exits 0 on a hang-up: \(output)")
@@ -91,12 +94,15 @@ extension LiveClientTests {
             let stopAsked = Date()
             voicerack.send(SIGINT)
             if secondSignal {
-                #expect(poll(timeout: 5) { voicerack.output.contains("summary: recorded voice") }, "\(voicerack.output)")
+                #expect(
+                    poll(timeout: 5) { voicerack.output.contains("summary: recorded voice") }, "\(voicerack.output)")
                 voicerack.send(SIGINT)
             }
             let status = voicerack.waitForExit(timeout: 30)
             let took = Date().timeIntervalSince(stopAsked)
-            print("stuck server, second signal \(secondSignal): exit \(status.map(String.init) ?? "none") after \(String(format: "%.1f", took)) s")
+            print(
+                "stuck server, second signal \(secondSignal): exit \(status.map(String.init) ?? "none") after \(String(format: "%.1f", took)) s"
+            )
             #expect(status == (secondSignal ? 69 : 0), "\(voicerack.output)")
             #expect(took < (secondSignal ? 6 : 15), "took \(took) s")
             #expect(voicerack.output.contains("summary: recorded voice to \(take)"), "\(voicerack.output)")
@@ -130,9 +136,13 @@ extension LiveClientTests {
         #expect(voicerack.waitForExit(timeout: 20) == 0, "\(voicerack.output)")
         let output = voicerack.output
         let voice = try AudioFileContents.read(take)
-        print("stopped for 2 s: the take holds \(Self.seconds(voice)) s of \(elapsed) s run; \(output.split(separator: "\n").filter { $0.contains("summary") })")
+        print(
+            "stopped for 2 s: the take holds \(Self.seconds(voice)) s of \(elapsed) s run; \(output.split(separator: "\n").filter { $0.contains("summary") })"
+        )
         // The file's timeline is the wall clock's, the stop included.
-        #expect(abs(Self.seconds(voice) - elapsed) < 0.6, "the take holds \(Self.seconds(voice)) s, voicerack ran \(elapsed) s")
+        #expect(
+            abs(Self.seconds(voice) - elapsed) < 0.6,
+            "the take holds \(Self.seconds(voice)) s, voicerack ran \(elapsed) s")
         #expect(output.contains("frames not run (padded with silence)"), "\(output)")
         // The gap is silence, the rest the sine (0.2 peak on mic_in, raw preset).
         let silent = (0..<voice.frames).filter { voice.channels[0][$0] == 0 }.count

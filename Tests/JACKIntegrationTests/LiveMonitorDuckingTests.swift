@@ -38,9 +38,11 @@ extension LiveClientTests {
         for attempt in 1...3 {
             let peer = try ChildProcess(
                 binary,
-                ["--server", server.name, "--target", Self.monitorClient, "--mic", folder.file("mic.wav"),
-                 "--ref", folder.file("far.wav"), "--out", out, "--tail", "0.5", "--timeout", "90",
-                 "--listen", listen.joined(separator: ",")],
+                [
+                    "--server", server.name, "--target", Self.monitorClient, "--mic", folder.file("mic.wav"),
+                    "--ref", folder.file("far.wav"), "--out", out, "--tail", "0.5", "--timeout", "90",
+                    "--listen", listen.joined(separator: ","),
+                ],
                 environment: Tools.environment)
             defer { peer.stop(SIGKILL) }
             let report = try #require(TestPeer.finish(peer))
@@ -83,12 +85,15 @@ extension LiveClientTests {
 
         // Lags from a short stretch of each part (a debug build correlates slowly).
         func lag(_ y: [Float], _ x: [Float], from start: Int) -> Int {
-            Measure.lag(of: Array(y[start..<(start + 16_384)]), relativeTo: Array(x[start..<(start + 16_384)]), maxLag: 1024)
+            Measure.lag(
+                of: Array(y[start..<(start + 16_384)]), relativeTo: Array(x[start..<(start + 16_384)]), maxLag: 1024)
         }
         let loop = lag(speakerLeft, far, from: n + 4096)
         let monitorLag = lag(monitorLeft, mic, from: 4096)
         let voiceLag = lag(voice, mic, from: 4096)
-        print("live monitor: JACK loop \(loop) samples; dry monitor \(monitorLag - loop) samples added; voice_out \(voiceLag - loop) samples added")
+        print(
+            "live monitor: JACK loop \(loop) samples; dry monitor \(monitorLag - loop) samples added; voice_out \(voiceLag - loop) samples added"
+        )
         #expect(loop == 256, "the JACK loop between peer and voicerack is one period")
         #expect(monitorLag - loop == 0, "the dry monitor added \(monitorLag - loop) samples")
         #expect(voiceLag - loop > 0, "voice_out goes through the canceller's framing")
@@ -122,9 +127,11 @@ extension LiveClientTests {
         // The room: the echo arrives 30 ms and 42 ms later. The near end talks from 5 s on, over
         // -60 dBFS of room noise (the double-talk detector needs a floor).
         let echo = Signals.convolve(far, [(offset: 1440, gain: 0.3), (offset: 2016, gain: 0.1)])
-        let talker = [Float](repeating: 0, count: talkStart) + Signals.whiteNoise(count: n - talkStart, rms: 0.1, seed: 64)
+        let talker =
+            [Float](repeating: 0, count: talkStart) + Signals.whiteNoise(count: n - talkStart, rms: 0.1, seed: 64)
         let mic = Signals.mix(talker, echo, Signals.whiteNoise(count: n, rms: 0.001, seed: 65))
-        let out = try playThrough(on: server, preset: preset, mic: mic, far: far, listen: ["speaker_out_L", "speaker_out_R"], in: folder)
+        let out = try playThrough(
+            on: server, preset: preset, mic: mic, far: far, listen: ["speaker_out_L", "speaker_out_R"], in: folder)
         let loop = 256
         // Gain applied to each far sample (speaker = far × gain, one JACK period later).
         let gains = (0..<n).map { far[$0] == 0 ? Float(1) : out[0][$0 + loop] / far[$0] }
@@ -133,15 +140,21 @@ extension LiveClientTests {
 
         let alone = gains[(Self.rate * 2)..<talkStart]
         let undisturbed = alone.filter { $0 > 0.99 }.count
-        #expect(undisturbed > alone.count * 9 / 10, "ducked \(alone.count - undisturbed) of \(alone.count) far-alone samples")
+        #expect(
+            undisturbed > alone.count * 9 / 10,
+            "ducked \(alone.count - undisturbed) of \(alone.count) far-alone samples")
         let talking = gains[(talkStart + Self.rate * 2)..<(n - Self.rate / 2)]
         #expect(abs((talking.min() ?? 1) - 0.251) < 0.01, "deepest gain \(talking.min() ?? 1), want 0.251 (-12 dB)")
         #expect(talking.filter { $0 < 0.26 }.count > talking.count / 2)
         // The way down takes the attack time: 50 ms = 2400 samples.
         let firstBelowOne = try #require(gains.indices.first { $0 >= talkStart && gains[$0] < 0.999 })
         let reached = try #require(gains.indices.first { $0 > firstBelowOne && gains[$0] < 0.252 })
-        print("live ducking: starts \(Double(firstBelowOne - talkStart) / 48) ms after the talker, reaches -12 dB in \(Double(reached - firstBelowOne) / 48) ms")
+        print(
+            "live ducking: starts \(Double(firstBelowOne - talkStart) / 48) ms after the talker, reaches -12 dB in \(Double(reached - firstBelowOne) / 48) ms"
+        )
         #expect(abs((reached - firstBelowOne) - 2400) < 64, "took \(reached - firstBelowOne) samples")
-        #expect(firstBelowOne - talkStart < Self.rate / 2, "ducking began \(firstBelowOne - talkStart) samples after the talker")
+        #expect(
+            firstBelowOne - talkStart < Self.rate / 2,
+            "ducking began \(firstBelowOne - talkStart) samples after the talker")
     }
 }

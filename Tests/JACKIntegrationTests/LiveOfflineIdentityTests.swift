@@ -27,14 +27,16 @@ extension LiveClientTests {
         // karaoke (echo canceller, preprocessor, compressor, reverb, limiter, dry monitor), without
         // ducking: offline takes --ref as what the speakers played, so it never ducks.
         let preset = folder + "/identity.toml"
-        try "base = \"karaoke\"\n\n[ducking]\nenabled = false\n".write(toFile: preset, atomically: true, encoding: .utf8)
+        try "base = \"karaoke\"\n\n[ducking]\nenabled = false\n".write(
+            toFile: preset, atomically: true, encoding: .utf8)
 
         let server = try JACKServer()
         defer { server.stop() }
         let taps = ["mic", "voice", "monitor", "karaoke"]
         let (voicerack, _) = try launchRecordingClient(
             on: server, preset: preset,
-            ["--backing", track, "--format", "wav:float"] + taps.flatMap { ["--record", "\($0)=\(folder)/live-\($0).wav"] })
+            ["--backing", track, "--format", "wav:float"]
+                + taps.flatMap { ["--record", "\($0)=\(folder)/live-\($0).wav"] })
         defer { voicerack.stop(SIGKILL) }
         let peer = try TestPeer.start(
             server: server, target: Self.recordingClient, mic: micFile, ref: silentFar, out: folder + "/peer.wav")
@@ -47,9 +49,11 @@ extension LiveClientTests {
         let binary = try #require(Tools.voicerack)
         let offline = try runTool(
             binary,
-            ["process", "--preset", preset, "--mic", "\(folder)/live-mic.wav", "--backing", track, "--block", "256",
-             "--out", "\(folder)/off-voice.wav", "--record", "monitor=\(folder)/off-monitor.wav",
-             "--record", "karaoke=\(folder)/off-karaoke.wav", "-q"],
+            [
+                "process", "--preset", preset, "--mic", "\(folder)/live-mic.wav", "--backing", track, "--block", "256",
+                "--out", "\(folder)/off-voice.wav", "--record", "monitor=\(folder)/off-monitor.wav",
+                "--record", "karaoke=\(folder)/off-karaoke.wav", "-q",
+            ],
             timeout: 120)
         try #require(offline.status == 0, "voicerack process:\n\(offline.output)")
 
@@ -69,7 +73,9 @@ extension LiveClientTests {
                     largest = max(largest, abs(live[c][i + lag] - off[c][i]))
                 }
             }
-            print("live vs offline \(tap): \(compared) frames × \(live.count) ch compared at a lag of \(lag), \(differing) differ (largest \(largest)); RMS \(Measure.rms(off[0]))")
+            print(
+                "live vs offline \(tap): \(compared) frames × \(live.count) ch compared at a lag of \(lag), \(differing) differ (largest \(largest)); RMS \(Measure.rms(off[0]))"
+            )
             #expect(compared > rate * 3)
             #expect(Measure.rms(off[0]) > 0.005, "\(tap) is not silent")
             #expect(differing == 0, "\(tap): \(differing) samples differ, largest by \(largest)")

@@ -10,7 +10,9 @@ import VoiceTestSupport
 extension LiveClientTests {
     @Test(
         "cancels echo and reports engine latency + period at periods 32, 256 and 1024",
-        .enabled(if: TestPeer.executable != nil && Tools.jackBufsize != nil, "voicerack-testpeer or jack_bufsize missing; skipping"),
+        .enabled(
+            if: TestPeer.executable != nil && Tools.jackBufsize != nil,
+            "voicerack-testpeer or jack_bufsize missing; skipping"),
         arguments: [32, 256, 1024])
     func periods(period: Int) throws {
         let folder = try TemporaryFolder()
@@ -47,7 +49,9 @@ extension LiveClientTests {
             shown = (try? server.lsp(["-l", "\(Self.client):voice_out"])) ?? ""
             return shown.contains("capture latency = [ \(expected) \(expected) ]")
         }
-        print("live-path: period \(period): live ERLE \(fmt(liveERLE)) dB, offset \(live.lag) samples, engine latency \(latency), voice_out capture latency \(reported ? "\(expected)" : shown); \(live.report)")
+        print(
+            "live-path: period \(period): live ERLE \(fmt(liveERLE)) dB, offset \(live.lag) samples, engine latency \(latency), voice_out capture latency \(reported ? "\(expected)" : shown); \(live.report)"
+        )
         #expect(reported, "period \(period): expected \(expected) (engine \(latency) + period), jack_lsp says \(shown)")
 
         voicerack.send(SIGINT)

@@ -53,7 +53,8 @@ struct LivePlayback {
             last = try run(scenario, server: server, target: target, in: folder, name: "live-\(attempt).wav")
             try after()
             guard let played = last, played.xruns > 0 else { break }
-            print("live-path: attempt \(attempt) had \(played.xruns) xruns\(attempt < attempts ? "; playing again" : "")")
+            print(
+                "live-path: attempt \(attempt) had \(played.xruns) xruns\(attempt < attempts ? "; playing again" : "")")
         }
         return last
     }

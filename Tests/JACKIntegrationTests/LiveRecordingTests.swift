@@ -26,13 +26,15 @@ extension LiveClientTests {
     ) throws -> (child: ChildProcess, started: Date) {
         let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
         let arguments =
-            ["run", "--server", server.name, "--name", Self.recordingClient, "--no-auto-connect", "--preset", preset] + extra
+            ["run", "--server", server.name, "--name", Self.recordingClient, "--no-auto-connect", "--preset", preset]
+            + extra
         let child: ChildProcess
         if let folder {
             // posix_spawn has no portable chdir; let the shell change folder, then become voicerack
             // (exec keeps the pid, so signals reach voicerack).
             let quoted = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
-            child = try ChildProcess("/bin/sh", ["-c", "cd '\(folder)' && exec \(quoted)"], environment: Tools.environment)
+            child = try ChildProcess(
+                "/bin/sh", ["-c", "cd '\(folder)' && exec \(quoted)"], environment: Tools.environment)
         } else {
             child = try ChildProcess(binary, arguments, environment: Tools.environment)
         }
@@ -71,7 +73,8 @@ extension LiveClientTests {
             jackd.stop(SIGTERM)
         }
         let prefix = "jack_sem.\(getuid())_\(name)_"
-        for file in (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [] where file.hasPrefix(prefix) {
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
+        where file.hasPrefix(prefix) {
             try? FileManager.default.removeItem(atPath: "/dev/shm/" + file)
         }
     }
@@ -122,7 +125,9 @@ extension LiveClientTests {
         // Exact at the engine's latency, not one sample off. Not 100 %: under an xrun JACK2 starts
         // the sine client's next cycle while voicerack still reads its buffer, so the two taps
         // (copied at different moments of the cycle) may differ for a cycle or two.
-        #expect(matches(latency) > 0.95, "\(matches(latency) * 100) % of the tuning mic matches the mic delayed by \(latency)")
+        #expect(
+            matches(latency) > 0.95,
+            "\(matches(latency) * 100) % of the tuning mic matches the mic delayed by \(latency)")
         #expect(matches(latency - 1) < 0.5 && matches(latency + 1) < 0.5)
         // The reference is far_in_L/R's mono mix: a 0.2 sine on L only gives RMS 0.0707.
         let reference = Measure.rms(tuning.channels[1], range)
@@ -286,7 +291,8 @@ extension LiveClientTests {
         let folder = try Self.recordingFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let preset = folder + "/pcm16.toml"
-        try "base = \"raw\"\n[recording]\nformat = \"wav:pcm16\"\n".write(toFile: preset, atomically: true, encoding: .utf8)
+        try "base = \"raw\"\n[recording]\nformat = \"wav:pcm16\"\n".write(
+            toFile: preset, atomically: true, encoding: .utf8)
         let path = folder + "/voice.wav"
         let (voicerack, _) = try launchRecordingClient(on: server, preset: preset, ["--record", path])
         defer { voicerack.stop(SIGKILL) }

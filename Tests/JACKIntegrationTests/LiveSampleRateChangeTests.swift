@@ -43,7 +43,9 @@ extension LiveClientTests {
 
     @Test(
         "the server switches from 48 to 44.1 kHz: voicerack says so, exits 69, the recording is intact",
-        .enabled(if: jackDBusAvailable, "jackdbus, jack_control, python3-dbus or dbus-run-session missing (scripts/install-deps.sh installs them)"))
+        .enabled(
+            if: jackDBusAvailable,
+            "jackdbus, jack_control, python3-dbus or dbus-run-session missing (scripts/install-deps.sh installs them)"))
     func sampleRateChangeIsRefused() throws {
         let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
         let folder = try Self.recordingFolder()
@@ -52,7 +54,8 @@ extension LiveClientTests {
         let (status, output) = try runTool(
             "/usr/bin/dbus-run-session", ["--", "bash", "-c", Self.sampleRateSwitchScript], timeout: 60,
             environment: [
-                "HOME": folder, "XDG_CONFIG_HOME": folder, "SERVER": "vr-rate-\(getpid())-\(UInt16.random(in: 0...9999))",
+                "HOME": folder, "XDG_CONFIG_HOME": folder,
+                "SERVER": "vr-rate-\(getpid())-\(UInt16.random(in: 0...9999))",
                 "VOICERACK": binary, "RECORDING": recording, "LOG": log,
             ])
         let voicerack = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

@@ -25,7 +25,8 @@ extension LiveClientTests {
         let url = "icecast://source:\(password)@127.0.0.1:\(icecast.port)/live.ogg"
         let rate = 48_000
         let speech = try TestFiles.wav(
-            folder + "/speech.wav", [Signals.speechLike(count: rate * 8, sampleRate: rate, rms: 0.08, seed: 61)], rate: rate)
+            folder + "/speech.wav", [Signals.speechLike(count: rate * 8, sampleRate: rate, rms: 0.08, seed: 61)],
+            rate: rate)
         let silence = try TestFiles.wav(folder + "/far.wav", [[Float](repeating: 0, count: rate * 8)], rate: rate)
         let (voicerack, _) = try launchRecordingClient(on: server, ["--stream", url, "--record", local])
         defer { voicerack.stop(SIGKILL) }
@@ -34,8 +35,10 @@ extension LiveClientTests {
         // plays 8 s of speech.
         let listener = try ChildProcess(
             Tools.which("ffmpeg")!,
-            ["-nostdin", "-loglevel", "error", "-i", "http://127.0.0.1:\(icecast.port)/live.ogg", "-ac", "1",
-             "-ar", "48000", "-c:a", "pcm_f32le", decoded])
+            [
+                "-nostdin", "-loglevel", "error", "-i", "http://127.0.0.1:\(icecast.port)/live.ogg", "-ac", "1",
+                "-ar", "48000", "-c:a", "pcm_f32le", decoded,
+            ])
         defer { listener.stop(SIGKILL) }
         #expect(poll(timeout: 10) { icecast.listeners("/live.ogg") > 0 }, "ffmpeg did not connect: \(listener.output)")
         let peer = try TestPeer.start(
@@ -55,7 +58,9 @@ extension LiveClientTests {
         let recorded = try AudioFileContents.read(local).channels[0]
         let seconds = Double(heard.count) / Double(rate)
         let recordedSeconds = Double(recorded.count) / Double(rate)
-        print("stream: decoded \(String(format: "%.2f", seconds)) s; local recording \(String(format: "%.2f", recordedSeconds)) s")
+        print(
+            "stream: decoded \(String(format: "%.2f", seconds)) s; local recording \(String(format: "%.2f", recordedSeconds)) s"
+        )
         // The listener joined a moment after the stream started: under a second missing at most.
         #expect(abs(seconds - recordedSeconds) < 1, "decoded \(seconds) s, recorded \(recordedSeconds) s")
         // Same content: a second of the decoded speech found in the recording (coarse search at
@@ -114,7 +119,8 @@ extension LiveClientTests {
         let folder = try Self.recordingFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let url = "icecast://source:\(icecast.sourcePassword)@127.0.0.1:\(icecast.port)/fault.ogg"
-        let (voicerack, _) = try launchRecordingClient(on: server, ["--stream", url, "--record", folder + "/local.wav"])
+        let (voicerack, _) = try launchRecordingClient(
+            on: server, ["--stream", url, "--record", folder + "/local.wav"])
         defer { voicerack.stop(SIGKILL) }
         let sine = try feedSine(on: server)
         defer { sine.stop(SIGTERM) }
@@ -161,7 +167,9 @@ extension LiveClientTests {
         }
         for (name, output) in [("calm", calm), ("stalled", stalled), ("restarted", restarted)] {
             let f = Self.summaryFigures(output)
-            print("stream fault run \(name): recording lost \(f.lost.map(String.init) ?? "?"), callback overruns by own work \(f.workOverruns.map(String.init) ?? "?"), worst callback \(f.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period")
+            print(
+                "stream fault run \(name): recording lost \(f.lost.map(String.init) ?? "?"), callback overruns by own work \(f.workOverruns.map(String.init) ?? "?"), worst callback \(f.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period"
+            )
             #expect(f.lost == 0, "\(name): \(output)")
             #expect(f.workOverruns == 0, "\(name): \(output)")
         }

@@ -40,9 +40,11 @@ extension LiveClientTests {
         eval "$STOP"
         """#
 
-    static let jackdStart = #"jackd -n "$SERVER" -S -d dummy -r 48000 -p 256 >/dev/null 2>&1 & jpid=$!; for _ in $(seq 100); do jack_lsp -s "$SERVER" >/dev/null 2>&1 && break; sleep 0.1; done"#
+    static let jackdStart =
+        #"jackd -n "$SERVER" -S -d dummy -r 48000 -p 256 >/dev/null 2>&1 & jpid=$!; for _ in $(seq 100); do jack_lsp -s "$SERVER" >/dev/null 2>&1 && break; sleep 0.1; done"#
     static let jackdStop = #"kill $jpid; wait $jpid"#
-    static let dbusStart = #"jack_control eps name "$SERVER" && jack_control eps realtime false && jack_control ds dummy && jack_control dps rate 48000 && jack_control dps period 256 && jack_control start >/dev/null"#
+    static let dbusStart =
+        #"jack_control eps name "$SERVER" && jack_control eps realtime false && jack_control ds dummy && jack_control dps rate 48000 && jack_control dps period 256 && jack_control start >/dev/null"#
     static let dbusStop = #"jack_control stop >/dev/null; jack_control exit >/dev/null"#
 
     @Test(
@@ -54,9 +56,12 @@ extension LiveClientTests {
 
     @Test(
         "JACK's D-Bus server (qjackctl's): the same, although it keeps metadata of clients that are gone",
-        .enabled(if: jackDBusAvailable && Tools.which("jack_property") != nil, "jackdbus, jack_control or jack_property missing"))
+        .enabled(
+            if: jackDBusAvailable && Tools.which("jack_property") != nil,
+            "jackdbus, jack_control or jack_property missing"))
     func metadataRemovedOnJackDBus() throws {
-        try checkMetadata(start: Self.dbusStart, stop: Self.dbusStop, wrapper: "/usr/bin/dbus-run-session", killServer: false)
+        try checkMetadata(
+            start: Self.dbusStart, stop: Self.dbusStop, wrapper: "/usr/bin/dbus-run-session", killServer: false)
     }
 
     private func checkMetadata(start: String, stop: String, wrapper: String?, killServer: Bool) throws {
@@ -78,7 +83,9 @@ extension LiveClientTests {
         }
         // jackd2 keeps metadata in one database for every server of the user, and every server
         // numbers its ports alike: only the properties of this run's port ids count.
-        func ids(_ run: Int) -> [String] { section("uuids-\(run)").split(separator: "\n").dropFirst().map(String.init).filter { UInt64($0) != nil } }
+        func ids(_ run: Int) -> [String] {
+            section("uuids-\(run)").split(separator: "\n").dropFirst().map(String.init).filter { UInt64($0) != nil }
+        }
         func properties(_ listing: String, of run: Int) -> [String: [String]] {
             var result: [String: [String]] = [:]
             var subject: String?
@@ -98,7 +105,8 @@ extension LiveClientTests {
             for id in ids(run) {
                 let keys = own[id] ?? []
                 // One pretty-name and one order each: whatever a killed run left on the id was replaced.
-                #expect(keys.filter { $0.contains("metadata/pretty-name") }.count == 1, "run \(run), port \(id): \(keys)")
+                #expect(
+                    keys.filter { $0.contains("metadata/pretty-name") }.count == 1, "run \(run), port \(id): \(keys)")
                 #expect(keys.filter { $0.contains("metadata/order") }.count == 1, "run \(run), port \(id): \(keys)")
             }
             #expect(own.values.joined().contains { $0.contains("value: Microphone") }, "run \(run):\n\(listing)")
@@ -112,6 +120,8 @@ extension LiveClientTests {
             let left = properties(section(name), of: run)
             #expect(left.isEmpty, "\(name): jack_property -l still holds voicerack's properties: \(left)")
         }
-        print("metadata after voicerack's SIGKILL:\n\(section("killed"))\nafter its server's SIGKILL:\n\(section("server-restarted"))\nafter the clean exit:\n\(section("stopped"))")
+        print(
+            "metadata after voicerack's SIGKILL:\n\(section("killed"))\nafter its server's SIGKILL:\n\(section("server-restarted"))\nafter the clean exit:\n\(section("stopped"))"
+        )
     }
 }

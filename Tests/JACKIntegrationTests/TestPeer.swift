@@ -13,11 +13,15 @@ enum TestPeer {
     }
 
     /// Starts the peer on `server` playing `mic` and `ref` into `target`, recording to `out`.
-    static func start(server: JACKServer, target: String, mic: String, ref: String, out: String) throws -> ChildProcess {
+    static func start(server: JACKServer, target: String, mic: String, ref: String, out: String) throws -> ChildProcess
+    {
         let binary = try #require(executable, "voicerack-testpeer was not built next to voicerack")
         return try ChildProcess(
             binary,
-            ["--server", server.name, "--target", target, "--mic", mic, "--ref", ref, "--out", out, "--tail", "0.5", "--timeout", "90"],
+            [
+                "--server", server.name, "--target", target, "--mic", mic, "--ref", ref, "--out", out, "--tail", "0.5",
+                "--timeout", "90",
+            ],
             environment: Tools.environment)
     }
 

@@ -49,7 +49,8 @@ struct BackingRealtimeTests {
             let inRegion = second >= 1
             if inRegion { rtcheck_enter() }
             far.withUnsafeBufferPointer { f in
-                mic.withUnsafeBufferPointer { m in rig.render(mic: m.baseAddress! + start, far: f.baseAddress! + start) }
+                mic.withUnsafeBufferPointer { m in rig.render(mic: m.baseAddress! + start, far: f.baseAddress! + start)
+                }
             }
             if inRegion {
                 rtcheck_exit()

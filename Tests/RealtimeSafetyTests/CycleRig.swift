@@ -17,7 +17,8 @@ final class CycleRig {
     private let folder: String
 
     init(configuration: EngineConfiguration, rate: Int, block: Int, referenceChannels: Int) throws {
-        host = try CycleHost(configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
+        host = try CycleHost(
+            configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
         self.block = block
         buffers = (0..<8).map { _ in
             let p = UnsafeMutablePointer<Float>.allocate(capacity: block)
@@ -42,7 +43,9 @@ final class CycleRig {
     func record(_ taps: [Tap]) throws {
         let rate = host.sampleRate
         for tap in taps {
-            let spec = RecordingSpec(path: "\(folder)/\(tap.rawValue).wav", format: try AudioFormat(parsing: "wav"), sampleRate: rate, channels: tap.channels)
+            let spec = RecordingSpec(
+                path: "\(folder)/\(tap.rawValue).wav", format: try AudioFormat(parsing: "wav"), sampleRate: rate,
+                channels: tap.channels)
             recordings.append(try Recording(spec: spec))
         }
         precondition(host.route(zip(taps, recordings).map { TapRoute(tap: $0, input: $1.input) }))

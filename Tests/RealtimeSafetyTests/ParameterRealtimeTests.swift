@@ -56,8 +56,10 @@ struct ParameterRealtimeTests {
                 let inRegion = k >= warm
                 if inRegion { rtcheck_enter() }
                 let state = engine.state
-                state.pointee.feedSpeakers(farLeft: zeros, farRight: zeros, speakerLeft: &sl, speakerRight: &sr, frames: block)
-                state.pointee.render(mic: h.baseAddress! + k * block, farLeft: sl, farRight: sr, voice: &out, frames: block)
+                state.pointee.feedSpeakers(
+                    farLeft: zeros, farRight: zeros, speakerLeft: &sl, speakerRight: &sr, frames: block)
+                state.pointee.render(
+                    mic: h.baseAddress! + k * block, farLeft: sl, farRight: sr, voice: &out, frames: block)
                 state.pointee.mixMonitor(
                     voice: out, speakerLeft: sl, speakerRight: sr, monitorLeft: &ml, monitorRight: &mr, frames: block)
                 if inRegion {

@@ -2,9 +2,9 @@ import CRealtimeCheck
 import Foundation
 import Testing
 import VoiceCycle
-import VoiceRecorder
 import VoiceEngine
 import VoicePresets
+import VoiceRecorder
 import VoiceTestSupport
 
 /// Runs warm render cycles inside RealtimeSanitizer's real-time region: any malloc, free, lock,
@@ -45,11 +45,14 @@ struct RenderCycleRealtimeTests {
     @Test(
         "thousands of warm render cycles do nothing real-time unsafe",
         arguments: [
-            ("echo-cancel", 64, 2), ("echo-cancel", 256, 1), ("echo-cancel", 333, 2), ("podcast", 128, 1), ("raw", 1024, 1),
+            ("echo-cancel", 64, 2), ("echo-cancel", 256, 1), ("echo-cancel", 333, 2), ("podcast", 128, 1),
+            ("raw", 1024, 1),
             ("echo-cancel+every-effect", 256, 1),
         ])
     func warmCyclesAreRealtimeSafe(preset: String, block: Int, referenceChannels: Int) throws {
-        var configuration = try PresetLibrary.standard().load(preset.replacingOccurrences(of: "+every-effect", with: "")).configuration
+        var configuration = try PresetLibrary.standard().load(
+            preset.replacingOccurrences(of: "+every-effect", with: "")
+        ).configuration
         if preset.hasSuffix("+every-effect") {
             configuration.effectOrder = EffectKind.allCases
             configuration.monitor = true
@@ -60,14 +63,17 @@ struct RenderCycleRealtimeTests {
             #expect(configuration.residualSuppression > 0)
         }
         let rate = 48_000
-        let rig = try CycleRig(configuration: configuration, rate: rate, block: block, referenceChannels: referenceChannels)
+        let rig = try CycleRig(
+            configuration: configuration, rate: rate, block: block, referenceChannels: referenceChannels)
         if preset.hasSuffix("+every-effect") { try rig.record(Tap.allCases) }
         let seconds = 9  // the far end pauses in seconds 3 and 7: the jump at 4.5 s has 2.5 s of talk after it
         let n = rate * seconds
         let far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 31)
         let near = Signals.speechLike(count: n, sampleRate: rate, rms: 0.03, seed: 32)
-        let early = Signals.convolve(far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.05, tail: 0.05, gain: 0.5, seed: 33))
-        let late = Signals.convolve(far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.2, tail: 0.05, gain: 0.5, seed: 34))
+        let early = Signals.convolve(
+            far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.05, tail: 0.05, gain: 0.5, seed: 33))
+        let late = Signals.convolve(
+            far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.2, tail: 0.05, gain: 0.5, seed: 34))
         let mic = Signals.mix(Array(early.prefix(n / 2)) + Array(late.suffix(n - n / 2)), near)
         var cycles = 0
         let warmBlocks = rate / block  // one second outside the region

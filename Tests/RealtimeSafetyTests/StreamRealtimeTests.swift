@@ -24,7 +24,8 @@ struct StreamRealtimeTests {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) + getsockname(fd, $0, &length) }
         }
         close(fd)
-        var settings = StreamSettings(url: "icecast://source:pw@127.0.0.1:\(UInt16(bigEndian: address.sin_port))/rt.opus")
+        var settings = StreamSettings(
+            url: "icecast://source:pw@127.0.0.1:\(UInt16(bigEndian: address.sin_port))/rt.opus")
         settings.channels = 2
         var options = StreamOptions()
         options.initialBackoff = 0.05

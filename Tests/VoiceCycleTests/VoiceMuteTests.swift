@@ -65,7 +65,9 @@ struct VoiceMuteTests {
         let result = try Self.run(preset: "echo-cancel", mic: mic, far: [Float](repeating: 0, count: n), muteAt: 10)
         let event = try #require(result.firstEventBlock, "no event")
         let delayMs = Double(event * Self.block - start) * 1000 / Double(Self.rate)
-        print("muted talker: event \(String(format: "%.0f", delayMs)) ms after the speech started; \(result.events) event(s)")
+        print(
+            "muted talker: event \(String(format: "%.0f", delayMs)) ms after the speech started; \(result.events) event(s)"
+        )
         #expect(delayMs >= 0 && delayMs <= 300)
         #expect(result.voice[(Self.rate / 2)...].allSatisfy { $0 == 0 }, "voice_out silent while muted")
     }

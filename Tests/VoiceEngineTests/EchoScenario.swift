@@ -34,7 +34,9 @@ struct EchoScenario {
     }
 
     /// Runs `configuration` over the scenario with `blockSize` blocks; returns the aligned output.
-    func run(_ configuration: EngineConfiguration, blockSize: Int = 256) throws -> (output: [Float], engine: VoiceEngine) {
+    func run(
+        _ configuration: EngineConfiguration, blockSize: Int = 256
+    ) throws -> (output: [Float], engine: VoiceEngine) {
         let engine = try VoiceEngine(configuration: configuration, sampleRate: sampleRate, blockSize: blockSize)
         let output = OfflineRenderer(engine: engine).process(mic: mic, reference: [reference])
         return (output, engine)

@@ -4,7 +4,9 @@ import VoiceTestSupport
 
 @Suite("Effect chain")
 struct EffectChainTests {
-    static func configuration(_ order: [EffectKind], _ set: (inout EngineConfiguration) -> Void = { _ in }) -> EngineConfiguration {
+    static func configuration(
+        _ order: [EffectKind], _ set: (inout EngineConfiguration) -> Void = { _ in }
+    ) -> EngineConfiguration {
         var c = EngineConfiguration()
         c.effectOrder = order
         set(&c)
@@ -38,7 +40,8 @@ struct EffectChainTests {
                 $0.effectValues[EffectKind.compressor.index][1] = 1  // ratio 1: only the make-up
             }
             let engine = try VoiceEngine(configuration: c, sampleRate: 48_000, blockSize: 128)
-            return OfflineRenderer(engine: engine).process(mic: loud, reference: []).dropFirst(2_000).map(abs).max() ?? 0
+            return OfflineRenderer(engine: engine).process(mic: loud, reference: []).dropFirst(2_000).map(abs).max()
+                ?? 0
         }
         #expect(try peak([.compressor, .limiter]) <= 0.252)  // limited last: at most -12 dBFS
         #expect(try peak([.limiter, .compressor]) > 0.9)  // +12 dB after the limiter

@@ -58,7 +58,8 @@ struct FeedbackLoop {
             let state = engine.state
             state.pointee.feedSpeakers(farLeft: zeros, farRight: zeros, speakerLeft: &sl, speakerRight: &sr, frames: b)
             state.pointee.render(mic: block, farLeft: sl, farRight: sr, voice: &v, frames: b)
-            state.pointee.mixMonitor(voice: v, speakerLeft: sl, speakerRight: sr, monitorLeft: &ml, monitorRight: &mr, frames: b)
+            state.pointee.mixMonitor(
+                voice: v, speakerLeft: sl, speakerRight: sr, monitorLeft: &ml, monitorRight: &mr, frames: b)
             mic += block
             for i in 0..<b { monitor.append((ml[i] + mr[i]) * 0.707_106_8) }
         }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import VoiceEngine
 import VoiceRT
 import VoiceTestSupport
+
+@testable import VoiceEngine
 
 /// Parameter changes sent as messages while the engine runs: they glide to the new value, with no
 /// sample-to-sample step larger than the glide allows.
@@ -22,9 +23,12 @@ struct LiveParameterTests {
             if k == at { engine.post(messages) }
             mic.withUnsafeBufferPointer { m in
                 let state = engine.state
-                state.pointee.feedSpeakers(farLeft: zeros, farRight: zeros, speakerLeft: &sl, speakerRight: &sr, frames: block)
-                state.pointee.render(mic: m.baseAddress! + k * block, farLeft: sl, farRight: sr, voice: &v, frames: block)
-                state.pointee.mixMonitor(voice: v, speakerLeft: sl, speakerRight: sr, monitorLeft: &ml, monitorRight: &mr, frames: block)
+                state.pointee.feedSpeakers(
+                    farLeft: zeros, farRight: zeros, speakerLeft: &sl, speakerRight: &sr, frames: block)
+                state.pointee.render(
+                    mic: m.baseAddress! + k * block, farLeft: sl, farRight: sr, voice: &v, frames: block)
+                state.pointee.mixMonitor(
+                    voice: v, speakerLeft: sl, speakerRight: sr, monitorLeft: &ml, monitorRight: &mr, frames: block)
             }
             voice += v
             monitor += ml
@@ -56,14 +60,18 @@ struct LiveParameterTests {
         // The glide is linear in gain over 480 samples: each step is (1 − 0.251)·0.5/480.
         let allowed: Float = (1 - 0.2512) * 0.5 / Float(glide) * 1.01
         let step = Self.maxStep(voice, (change - 100)..<(change + 2 * glide))
-        print("live output gain: \(String(format: "%.2f", before)) → \(String(format: "%.2f", after)) dB, max step \(step) (glide allows \(allowed))")
+        print(
+            "live output gain: \(String(format: "%.2f", before)) → \(String(format: "%.2f", after)) dB, max step \(step) (glide allows \(allowed))"
+        )
         #expect(abs(before) < 0.01)
         #expect(abs(after + 12) < 0.01)
         #expect(step <= allowed)
         #expect(engine.health().parametersApplied == 1)
     }
 
-    @Test("monitor master −6 dB and a compressor threshold change glide; the compressor's slot is addressed by chain position")
+    @Test(
+        "monitor master −6 dB and a compressor threshold change glide; the compressor's slot is addressed by chain position"
+    )
     func monitorAndChainSlot() throws {
         var c = EngineConfiguration()
         c.monitor = true
@@ -85,7 +93,9 @@ struct LiveParameterTests {
         let voiceDrop = Measure.levelDB(voice, late) - Measure.levelDB(voice, early)
         // The sine is −9 dBFS peak: 11 dB over −20, 21 dB over −30; at 4:1 with a 6 dB knee the
         // extra 10 dB over threshold cost 7.5 dB more reduction.
-        print("live monitor master: \(String(format: "%.2f", monitorDrop)) dB; compressor threshold −20 → −30: voice \(String(format: "%.2f", voiceDrop)) dB")
+        print(
+            "live monitor master: \(String(format: "%.2f", monitorDrop)) dB; compressor threshold −20 → −30: voice \(String(format: "%.2f", voiceDrop)) dB"
+        )
         #expect(abs(monitorDrop + 6) < 0.05)
         #expect(abs(voiceDrop + 7.5) < 0.5)
         let allowed = Self.maxStep(mic, 0..<4_800) * 1.05  // the sine's own steepest step, at unity
@@ -135,7 +145,9 @@ struct LiveParameterTests {
             let at = 150
             let (voice, _) = Self.render(engine, mic, post: [ControlMessage("compressor.threshold_dbfs", -30)], at: at)
             let change = at * Self.block
-            drops.append(Measure.levelDB(voice, (mic.count - 4_800)..<mic.count) - Measure.levelDB(voice, (change - 4_800)..<change))
+            drops.append(
+                Measure.levelDB(voice, (mic.count - 4_800)..<mic.count)
+                    - Measure.levelDB(voice, (change - 4_800)..<change))
             #expect(engine.health().parametersApplied == 1 && engine.health().parametersRejected == 0)
         }
         // 7.5 dB more reduction (see above), in either order.
@@ -146,7 +158,8 @@ struct LiveParameterTests {
     func identifiersAreUnique() {
         let table = ControlTable(effectOrder: EffectKind.allCases)
         defer { table.deallocate() }
-        let names = [ControlNames.inputGain, ControlNames.outputGain, ControlNames.unmuteMonitor]
+        let names =
+            [ControlNames.inputGain, ControlNames.outputGain, ControlNames.unmuteMonitor]
             + EffectKind.allCases.flatMap { kind in kind.parameters.map { ControlNames.effect(kind, $0.id) } }
         #expect(table.count >= names.count)
         for name in names { #expect(table.route(for: ParameterID(name)) != nil, "\(name)") }

@@ -35,7 +35,8 @@ struct LiveCycle {
                 mic[i] = near[t] + echo
             }
             state.pointee.render(mic: mic, farLeft: sl, farRight: sr, voice: &v, frames: b)
-            state.pointee.mixMonitor(voice: v, speakerLeft: sl, speakerRight: sr, monitorLeft: &ml, monitorRight: &mr, frames: b)
+            state.pointee.mixMonitor(
+                voice: v, speakerLeft: sl, speakerRight: sr, monitorLeft: &ml, monitorRight: &mr, frames: b)
             speakerLeft += sl
             voice += v
             voiced.append(engine.health().voiceActive)
@@ -55,7 +56,8 @@ struct LiveCycle {
                         farLeft: f.baseAddress! + start, farRight: f.baseAddress! + start, speakerLeft: &sl,
                         speakerRight: &sr, frames: b)
                     state.pointee.render(mic: m.baseAddress! + start, farLeft: sl, farRight: sr, voice: &v, frames: b)
-                    state.pointee.mixMonitor(voice: v, speakerLeft: sl, speakerRight: sr, monitorLeft: &ml, monitorRight: &mr, frames: b)
+                    state.pointee.mixMonitor(
+                        voice: v, speakerLeft: sl, speakerRight: sr, monitorLeft: &ml, monitorRight: &mr, frames: b)
                 }
             }
             speakerLeft += sl
@@ -91,7 +93,9 @@ struct MonitorAndDuckingTests {
     @Test("the monitor is silent when off")
     func monitorOff() throws {
         var live = try LiveCycle(.echoCancel)
-        live.run(mic: Signals.whiteNoise(count: 4_096, rms: 0.1, seed: 53), far: Signals.whiteNoise(count: 4_096, rms: 0.1, seed: 54))
+        live.run(
+            mic: Signals.whiteNoise(count: 4_096, rms: 0.1, seed: 53),
+            far: Signals.whiteNoise(count: 4_096, rms: 0.1, seed: 54))
         #expect(live.monitorLeft.allSatisfy { $0 == 0 } && live.monitorRight.allSatisfy { $0 == 0 })
     }
 
@@ -107,7 +111,8 @@ struct MonitorAndDuckingTests {
         let far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 55)  // the far end talks throughout
         let room = Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.03, tail: 0.05, gain: 0.3, seed: 56)
         // The near end joins at 6 s, loud and continuous.
-        let talker = [Float](repeating: 0, count: rate * 6) + Signals.whiteNoise(count: n - rate * 6, rms: 0.1, seed: 57)
+        let talker =
+            [Float](repeating: 0, count: rate * 6) + Signals.whiteNoise(count: n - rate * 6, rms: 0.1, seed: 57)
         // A room is never silent: -60 dBFS of mic noise (the double-talk detector needs a floor).
         let near = Signals.mix(talker, Signals.whiteNoise(count: n, rms: 0.001, seed: 58))
         var live = try LiveCycle(c)
@@ -115,7 +120,9 @@ struct MonitorAndDuckingTests {
         let gains = zip(live.speakerLeft, far).map { $1 == 0 ? 1 : $0 / $1 }
         // Far end alone (after the canceller has learned the echo path): no ducking.
         let alone = gains[(rate * 3)..<(rate * 6)]
-        #expect(alone.filter { $0 > 0.99 }.count > alone.count * 9 / 10, "ducked \(alone.filter { $0 <= 0.99 }.count) of \(alone.count) far-alone samples")
+        #expect(
+            alone.filter { $0 > 0.99 }.count > alone.count * 9 / 10,
+            "ducked \(alone.filter { $0 <= 0.99 }.count) of \(alone.count) far-alone samples")
         // Near end talking: down to -12 dB (0.251) ...
         let ducked = gains[(rate * 8)..<(rate * 11)]
         #expect(abs((ducked.min() ?? 1) - 0.251) < 0.01)

@@ -21,8 +21,10 @@ struct SampleRateAndStereoTests {
         let n = rate * 12
         let left = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 41)
         let right = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 42)
-        let echoL = Signals.convolve(left, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.03, tail: 0.05, gain: 0.4, seed: 43))
-        let echoR = Signals.convolve(right, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.03, tail: 0.05, gain: 0.4, seed: 44))
+        let echoL = Signals.convolve(
+            left, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.03, tail: 0.05, gain: 0.4, seed: 43))
+        let echoR = Signals.convolve(
+            right, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.03, tail: 0.05, gain: 0.4, seed: 44))
         let mic = Signals.mix(echoL, echoR)
         func erle(_ mode: EngineConfiguration.ReferenceMode) throws -> Double {
             var c = EngineConfiguration.cancellerOnly

@@ -95,11 +95,14 @@ struct BackingEchoTests {
         let rate = 48_000, n = rate * 2
         // Voice at 300 Hz in the mic; a stereo track with 2 kHz left and 2.5 kHz right.
         let micPath = try BackingFiles.wav(
-            folder.file("mic.wav"), [Signals.sine(count: n, frequency: 300, sampleRate: rate, amplitude: 0.2)], rate: rate)
+            folder.file("mic.wav"), [Signals.sine(count: n, frequency: 300, sampleRate: rate, amplitude: 0.2)],
+            rate: rate)
         let songPath = try BackingFiles.wav(
             folder.file("song.wav"),
-            [Signals.sine(count: n, frequency: 2000, sampleRate: rate, amplitude: 0.5),
-             Signals.sine(count: n, frequency: 2500, sampleRate: rate, amplitude: 0.5)], rate: rate)
+            [
+                Signals.sine(count: n, frequency: 2000, sampleRate: rate, amplitude: 0.5),
+                Signals.sine(count: n, frequency: 2500, sampleRate: rate, amplitude: 0.5),
+            ], rate: rate)
         var c = EngineConfiguration()  // no canceller: the voice is the mic, at the output gain
         c.outputGainDB = -2
         c.backingLevelDB = -4
@@ -119,7 +122,11 @@ struct BackingEchoTests {
             let voiceDB = Tone.decibels(level(tap.channels[channel], 300) / voiceRef)
             let backingDB = Tone.decibels(level(tap.channels[channel], track) / 0.5)
             let otherDB = Tone.decibels(max(level(tap.channels[channel], track == 2000 ? 2500 : 2000), 1e-9) / 0.5)
-            print(String(format: "karaoke tap ch %d: voice %.2f dB (set -3), backing %.2f dB (set -4 - 6), other channel %.0f dB", channel, voiceDB, backingDB, otherDB))
+            print(
+                String(
+                    format:
+                        "karaoke tap ch %d: voice %.2f dB (set -3), backing %.2f dB (set -4 - 6), other channel %.0f dB",
+                    channel, voiceDB, backingDB, otherDB))
             #expect(abs(voiceDB - -3) < 0.5)
             #expect(abs(backingDB - -10) < 0.5)
             #expect(otherDB < -60)

@@ -31,7 +31,9 @@ struct BackingTrackTests {
         let level = Tone.decibels(Tone.amplitude(played[0], frequency: 1000, sampleRate: 48_000, 4_800..<100_800) / 0.5)
         #expect(abs(level) < 0.1, "level \(level) dB")
         #expect(track.underruns == 0)
-        print("backing resampling: 1000 Hz → \(f) Hz, \(track.source.pointee.framesPlayed.load(ordering: .relaxed)) frames, reader CPU \(track.cpuSeconds) s for \(seconds) s of audio")
+        print(
+            "backing resampling: 1000 Hz → \(f) Hz, \(track.source.pointee.framesPlayed.load(ordering: .relaxed)) frames, reader CPU \(track.cpuSeconds) s for \(seconds) s of audio"
+        )
     }
 
     @Test("a looping track wraps without a gap, at the same rate and resampled", arguments: [48_000, 44_100])
@@ -84,7 +86,8 @@ struct BackingTrackTests {
 
     @Test("a reader that falls behind plays silence and counts the missing frames")
     func underrunsAreCounted() throws {
-        let path = try BackingFiles.wav(folder.file("long.wav"), [[Float](repeating: 0.25, count: 48_000 * 5)], rate: 48_000)
+        let path = try BackingFiles.wav(
+            folder.file("long.wav"), [[Float](repeating: 0.25, count: 48_000 * 5)], rate: 48_000)
         let track = try BackingTrack(path: path, sampleRate: 48_000, levelDB: 0, loop: false)
         // Play 3 s without refilling: the read-ahead (2.7 s) runs out, then the rest is missing.
         var l = [Float](repeating: 0, count: 256), r = l
@@ -113,7 +116,9 @@ struct BackingTrackTests {
         }
         let z = [Float](repeating: 0.1, count: 100)
         let three = try BackingFiles.wav(folder.file("three.wav"), [z, z, z], rate: 48_000)
-        #expect(throws: HostError(.data, "backing track \(three) has 3 channels; voicerack plays mono or stereo tracks")) {
+        #expect(
+            throws: HostError(.data, "backing track \(three) has 3 channels; voicerack plays mono or stereo tracks")
+        ) {
             _ = try BackingTrack.open(three)
         }
     }

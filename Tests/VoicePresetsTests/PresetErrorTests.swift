@@ -11,7 +11,9 @@ import VoiceEngine
     ) throws -> PresetError? {
         let temporary = try TemporaryPresets()
         let path = try temporary.write("bad", text)
-        guard let error = presetError({ () throws(PresetError) in try temporary.library.load(path) }) else { return nil }
+        guard let error = presetError({ () throws(PresetError) in try temporary.library.load(path) }) else {
+            return nil
+        }
         #expect(error.file == path, sourceLocation: sourceLocation)
         #expect(error.line == line, sourceLocation: sourceLocation)
         #expect(error.key == key, sourceLocation: sourceLocation)
@@ -35,16 +37,21 @@ import VoiceEngine
     @Test func otherSyntaxErrors() throws {
         #expect(try error("[input\n", line: 1, key: nil)?.message == "expected ']' to close section [input")
         #expect(try error("[a.b]\n", line: 1, key: nil)?.message.contains("single-level") == true)
-        #expect(try error("\n\n[output]\ngain_db =\n", line: 4, key: "output.gain_db")?.message
-            == "expected a value after 'output.gain_db ='")
-        #expect(try error("[agc]\nenabled = yes\n", line: 2, key: "agc.enabled")?.message
-            == "expected a string, number or boolean for 'agc.enabled', found 'yes' (strings need quotes)")
-        #expect(try error("[agc]\ntarget_dbfs = -20 dB\n", line: 2, key: "agc.target_dbfs")?.message
-            == "expected end of line or '#' comment after the value of 'agc.target_dbfs', found 'd'")
-        #expect(try error("echo_canceller.tail_ms = 100\n", line: 1, key: "echo_canceller")?.message
-            .contains("dotted keys are not supported") == true)
-        #expect(try error("description = \"bad \\q escape\"\n", line: 1, key: "description")?.message
-            .hasPrefix("invalid escape '\\q'") == true)
+        #expect(
+            try error("\n\n[output]\ngain_db =\n", line: 4, key: "output.gain_db")?.message
+                == "expected a value after 'output.gain_db ='")
+        #expect(
+            try error("[agc]\nenabled = yes\n", line: 2, key: "agc.enabled")?.message
+                == "expected a string, number or boolean for 'agc.enabled', found 'yes' (strings need quotes)")
+        #expect(
+            try error("[agc]\ntarget_dbfs = -20 dB\n", line: 2, key: "agc.target_dbfs")?.message
+                == "expected end of line or '#' comment after the value of 'agc.target_dbfs', found 'd'")
+        #expect(
+            try error("echo_canceller.tail_ms = 100\n", line: 1, key: "echo_canceller")?.message
+                .contains("dotted keys are not supported") == true)
+        #expect(
+            try error("description = \"bad \\q escape\"\n", line: 1, key: "description")?.message
+                .hasPrefix("invalid escape '\\q'") == true)
         #expect(try error("[input]\ngain_db = 1__0\n", line: 2, key: "input.gain_db") != nil)
         #expect(try error("[input]\ngain_db = 007\n", line: 2, key: "input.gain_db") != nil)
     }
@@ -53,7 +60,10 @@ import VoiceEngine
         let e = try error("description = \"x\"\n\n[echo]\ntail_ms = 100\n", line: 3, key: "echo")
         #expect(e?.message == "unknown section [echo] (did you mean [echo_canceller]?)")
         let far = try error("[zzz]\n", line: 1, key: "zzz")
-        #expect(far?.message == "unknown section [zzz]; allowed: [jack], [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [backing], [recording], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]")
+        #expect(
+            far?.message
+                == "unknown section [zzz]; allowed: [jack], [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [backing], [recording], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]"
+        )
     }
 
     @Test func unknownKey() throws {
@@ -62,7 +72,9 @@ import VoiceEngine
         let typo = try error("[preprocessor]\nnoise_supress_db = -10\n", line: 2, key: "preprocessor.noise_supress_db")
         #expect(typo?.message == "unknown key 'preprocessor.noise_supress_db' (did you mean 'noise_suppress_db'?)")
         let far = try error("[agc]\nqqq = 1\n", line: 2, key: "agc.qqq")
-        #expect(far?.message == "unknown key 'agc.qqq'; allowed in [agc]: enabled, target_dbfs, max_gain_db, speed_db_per_s")
+        #expect(
+            far?.message == "unknown key 'agc.qqq'; allowed in [agc]: enabled, target_dbfs, max_gain_db, speed_db_per_s"
+        )
         let misplaced = try error("tail_ms = 100\n", line: 1, key: "tail_ms")
         #expect(misplaced?.message == "unknown key 'tail_ms' (it belongs under [echo_canceller])")
         let top = try error("descripton = \"x\"\n", line: 1, key: "descripton")
@@ -196,7 +208,10 @@ struct MonitorDuckingKeyTests {
     @Test("monitor and ducking sections set the engine's fields; a bad source is refused")
     func keys() throws {
         let temporary = try TemporaryPresets()
-        try temporary.write("m", "[monitor]\nenabled = true\nsource = \"processed\"\nvoice_pan = -0.5\n[ducking]\nenabled = true\ndepth_db = -18\n")
+        try temporary.write(
+            "m",
+            "[monitor]\nenabled = true\nsource = \"processed\"\nvoice_pan = -0.5\n[ducking]\nenabled = true\ndepth_db = -18\n"
+        )
         let c = try temporary.library.load("m").configuration
         #expect(c.monitor && c.monitorSource == .processed && c.monitorVoicePan == -0.5)
         #expect(c.ducking && c.duckingDepthDB == -18)
@@ -215,6 +230,9 @@ struct RecordingFormatKeyTests {
         #expect(try temporary.library.load("ok").configuration.recordingFormat == "flac:pcm24")
         try temporary.write("bad", "[recording]\nformat = \"wav:pcm12\"\n")
         let e = #expect(throws: PresetError.self) { try temporary.library.load("bad") }
-        #expect(e?.description.contains(":2: recording.format = \"wav:pcm12\": format 'wav:pcm12': unknown encoding; choose one of pcm16") == true, "\(String(describing: e))")
+        #expect(
+            e?.description.contains(
+                ":2: recording.format = \"wav:pcm12\": format 'wav:pcm12': unknown encoding; choose one of pcm16")
+                == true, "\(String(describing: e))")
     }
 }

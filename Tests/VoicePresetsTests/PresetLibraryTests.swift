@@ -8,7 +8,9 @@ import VoiceEngine
 @Suite struct PresetLibraryTests {
     @Test func userPresetExtendsAShippedOne() throws {
         let temporary = try TemporaryPresets()
-        try temporary.write("my-room", """
+        try temporary.write(
+            "my-room",
+            """
             description = "echo-cancel for a big room"
             base = "echo-cancel"
 
@@ -83,10 +85,11 @@ import VoiceEngine
         let directories = PresetLibrary.standardDirectories(
             environment: ["VOICERACK_PRESETS": "/a:/b::/a", "XDG_CONFIG_HOME": "/xdg", "HOME": "/home/u"],
             home: "/ignored", executable: executable)
-        #expect(directories == [
-            "/a", "/b", "/xdg/voicerack/presets", repository + "/.build/share/voicerack/presets",
-            shippedPresetsDirectory(),
-        ])
+        #expect(
+            directories == [
+                "/a", "/b", "/xdg/voicerack/presets", repository + "/.build/share/voicerack/presets",
+                shippedPresetsDirectory(),
+            ])
         let plain = PresetLibrary.standardDirectories(
             environment: ["XDG_CONFIG_HOME": "relative"], home: "/home/u", executable: nil)
         #expect(plain == ["/home/u/.config/voicerack/presets"])

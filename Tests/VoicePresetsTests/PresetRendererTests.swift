@@ -37,7 +37,8 @@ import VoiceEngine
 
     @Test func listsEveryKeyWithItsRange() throws {
         let text = PresetRenderer.toml(try library.load("echo-cancel"))
-        for key in PresetSchema.keys where PresetRenderer.shows(section: key.section, try library.load("echo-cancel").configuration) {
+        for key in PresetSchema.keys
+        where PresetRenderer.shows(section: key.section, try library.load("echo-cancel").configuration) {
             #expect(text.contains("\(key.name) = \(key.tomlValue(in: try library.load("echo-cancel").configuration))"))
             #expect(text.contains("# \(key.allowed). \(key.help)"))
         }

@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func scalars() throws {
-        let v = try values("""
+        let v = try values(
+            """
             a = 1
             b = -7
             c = +1.5
@@ -42,7 +43,8 @@ import Testing
     }
 
     @Test func strings() throws {
-        let v = try values(#"""
+        let v = try values(
+            #"""
             basic = "say \"hi\"\\\n\tend"
             literal = 'C:\path\no "escapes"'
             unicode = "caf\u00E9 \U0001F3A4"
@@ -57,8 +59,10 @@ import Testing
     }
 
     @Test func sectionsCommentsAndLines() throws {
-        let document = try TOMLDocument(parsing: "# head\r\ntop = 1\r\n\r\n  [ input ]  # mic\r\n\tgain_db = 3 # dB\r\n")
-        #expect(document.root == [TOMLEntry(key: "top", line: 2, value: TOMLValue(kind: .integer(1), text: "1", line: 2))])
+        let document = try TOMLDocument(
+            parsing: "# head\r\ntop = 1\r\n\r\n  [ input ]  # mic\r\n\tgain_db = 3 # dB\r\n")
+        #expect(
+            document.root == [TOMLEntry(key: "top", line: 2, value: TOMLValue(kind: .integer(1), text: "1", line: 2))])
         let section = try #require(document.sections.first)
         #expect(document.sections.count == 1)
         #expect(section.name == "input")

@@ -21,7 +21,8 @@ final class TemporaryPresets {
     let directory: String
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory
+        directory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("voicerack-presets-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
@@ -41,7 +42,9 @@ final class TemporaryPresets {
 }
 
 /// Runs `body`, expecting a `PresetError`; records an issue and returns nil when none is thrown.
-func presetError(_ body: () throws(PresetError) -> Preset, sourceLocation: SourceLocation = #_sourceLocation) -> PresetError? {
+func presetError(
+    _ body: () throws(PresetError) -> Preset, sourceLocation: SourceLocation = #_sourceLocation
+) -> PresetError? {
     do {
         let preset = try body()
         Issue.record("expected a PresetError, loaded '\(preset.name)'", sourceLocation: sourceLocation)

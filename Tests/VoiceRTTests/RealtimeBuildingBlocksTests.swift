@@ -12,7 +12,9 @@ struct RealtimeBuildingBlocksTests {
         var expected: Float = 0
         var out = [Float](repeating: 0, count: 70)
         for _ in 0..<50 {
-            let block = (0..<70).map { _ in defer { next += 1 }; return next }
+            let block = (0..<70).map { _ in
+                defer { next += 1 }; return next
+            }
             block.withUnsafeBufferPointer { fifo.push($0.baseAddress!, 70) }
             #expect(fifo.count == 70 && fifo.space == 58)
             out.withUnsafeMutableBufferPointer { fifo.pop(into: $0.baseAddress!, 70) }
@@ -32,7 +34,9 @@ struct RealtimeBuildingBlocksTests {
         var output = [Float](repeating: -1, count: 640)
         input.withUnsafeBufferPointer { i in
             output.withUnsafeMutableBufferPointer { o in
-                for start in stride(from: 0, to: 640, by: 64) { line.process(i.baseAddress! + start, o.baseAddress! + start, 64) }
+                for start in stride(from: 0, to: 640, by: 64) {
+                    line.process(i.baseAddress! + start, o.baseAddress! + start, 64)
+                }
             }
         }
         for n in 0..<640 { #expect(output[n] == (n >= delay ? input[n - delay] : 0)) }
@@ -46,7 +50,9 @@ struct RealtimeBuildingBlocksTests {
         let fft = FFT(size: n)
         let x = (0..<n).map { Float(sin(Double($0) * 0.7) + 0.3 * cos(Double($0) * 2.1)) }
         var re = x, im = [Float](repeating: 0, count: n)
-        re.withUnsafeMutableBufferPointer { r in im.withUnsafeMutableBufferPointer { i in fft.forward(r.baseAddress!, i.baseAddress!) } }
+        re.withUnsafeMutableBufferPointer { r in
+            im.withUnsafeMutableBufferPointer { i in fft.forward(r.baseAddress!, i.baseAddress!) }
+        }
         for k in [0, 1, 5, 31, 63] {
             var dr = 0.0, di = 0.0
             for t in 0..<n {
@@ -56,7 +62,9 @@ struct RealtimeBuildingBlocksTests {
             }
             #expect(abs(Double(re[k]) - dr) < 1e-3 && abs(Double(im[k]) - di) < 1e-3, "bin \(k)")
         }
-        re.withUnsafeMutableBufferPointer { r in im.withUnsafeMutableBufferPointer { i in fft.inverse(r.baseAddress!, i.baseAddress!) } }
+        re.withUnsafeMutableBufferPointer { r in
+            im.withUnsafeMutableBufferPointer { i in fft.inverse(r.baseAddress!, i.baseAddress!) }
+        }
         #expect(zip(re, x).allSatisfy { abs($0 - $1) < 1e-5 })
     }
 

@@ -13,7 +13,9 @@ struct RecorderCrashTests {
     /// at the same time use other files.
     static var path: String {
         let bundle = CommandLine.arguments[0].map { $0.isLetter || $0.isNumber ? $0 : "-" }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("voicerack-sigkill-\(String(bundle.suffix(80))).wav").path
+        return FileManager.default.temporaryDirectory.appendingPathComponent(
+            "voicerack-sigkill-\(String(bundle.suffix(80))).wav"
+        ).path
     }
 
     @Test("after SIGKILL the file opens with libsndfile and sox and holds all but the last second")

@@ -20,7 +20,10 @@ struct RecorderFormatTests {
     func roundTrips() throws {
         let formats = AudioFormat.writableFormats()
         #expect(formats.count >= 20, "\(formats)")
-        for name in ["wav:float", "wav:pcm16", "wav:pcm24", "rf64:float", "w64:float", "caf:float", "flac:pcm24", "ogg:vorbis", "opus:opus", "mp3:mp3"] {
+        for name in [
+            "wav:float", "wav:pcm16", "wav:pcm24", "rf64:float", "w64:float", "caf:float", "flac:pcm24", "ogg:vorbis",
+            "opus:opus", "mp3:mp3",
+        ] {
             #expect(formats.contains(try AudioFormat(parsing: name)), "\(name) not writable here")
         }
         let folder = try TemporaryFolder()

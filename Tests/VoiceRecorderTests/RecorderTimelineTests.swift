@@ -76,7 +76,10 @@ struct RecorderTimelineTests {
         feed(recording, signal[...])
         recording.finishProducer()
         let result = recording.waitUntilFinished()
-        #expect(result.files == [spec.path, folder.file("voice-0002.wav"), folder.file("voice-0003.wav"), folder.file("voice-0004.wav")])
+        #expect(
+            result.files == [
+                spec.path, folder.file("voice-0002.wav"), folder.file("voice-0003.wav"), folder.file("voice-0004.wav"),
+            ])
         let joined = try result.files.flatMap { try AudioFileContents.read($0).channels[0] }
         #expect(joined == signal)
     }

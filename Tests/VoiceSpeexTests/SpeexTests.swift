@@ -4,7 +4,9 @@ import VoiceTestSupport
 
 @Suite("speexdsp edge")
 struct SpeexTests {
-    @Test("the resampler keeps length and level and introduces no delay", arguments: [(48_000, 16_000), (16_000, 48_000), (44_100, 48_000)])
+    @Test(
+        "the resampler keeps length and level and introduces no delay",
+        arguments: [(48_000, 16_000), (16_000, 48_000), (44_100, 48_000)])
     func resampler(from: Int, to: Int) throws {
         let x = Signals.sine(count: from * 2, frequency: 440, sampleRate: from, amplitude: 0.5)
         let y = try SpeexResampler.resample(x, from: from, to: to)

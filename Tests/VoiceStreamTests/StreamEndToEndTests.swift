@@ -28,7 +28,8 @@ struct StreamEndToEndTests {
             leadInputs: 1)
         producer.start()
         #expect(waitFor(10) { stream.status.state == .live }, "stream live: \(stream.status.text)")
-        let listener = try Listener(url: "http://127.0.0.1:\(server.port)\(mount)", output: server.folder.file("heard.f32"))
+        let listener = try Listener(
+            url: "http://127.0.0.1:\(server.port)\(mount)", output: server.folder.file("heard.f32"))
         #expect(waitFor(10) { server.listeners(mount) >= 1 }, "the client joined")
         producer.go.store(true, ordering: .releasing)
         producer.wait()
@@ -40,7 +41,8 @@ struct StreamEndToEndTests {
         let recorded = try AudioFileContents.read(local).channels[0]
         let heard = listener.samples
         #expect(recorded.count == chirp.count + rate)
-        let offset = try #require(alignment(of: recorded, in: heard, rate: rate), "the chirp is in what the client heard")
+        let offset = try #require(
+            alignment(of: recorded, in: heard, rate: rate), "the chirp is in what the client heard")
         #expect(offset > 0, "the client heard the lead before the chirp")
         // heardAligned[i] is what the client heard when the recording had sample i: it must run as
         // long as the recording (nothing dropped, nothing added).
@@ -55,7 +57,9 @@ struct StreamEndToEndTests {
         print(
             "stream e2e \(format) \(kbps) kb/s: recorded \(recorded.count) frames, heard \(heardAligned.count) from the chirp on "
                 + String(format: "(%+.3f s)", durationError)
-                + String(format: ", level quiet %+.2f dB, loud %+.2f dB, correlation %.4f", quietError, loudError, correlation)
+                + String(
+                    format: ", level quiet %+.2f dB, loud %+.2f dB, correlation %.4f", quietError, loudError,
+                    correlation)
                 + ", \(status.text), \(status.bytesSent) bytes")
         #expect(abs(durationError) <= 1)
         #expect(abs(quietError) <= 1)

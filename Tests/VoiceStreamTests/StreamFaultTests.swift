@@ -53,7 +53,8 @@ struct StreamFaultTests {
         try LiveStream.check(target, sampleRate: rate)
         let stream = try LiveStream.start(target, sampleRate: rate, channels: 1, options: quickOptions())
         let recording = try localRecording(server.folder.file("local.wav"), rate: rate)
-        let producer = startedProducer([stream.input, recording.input], chirpWithStep(seconds: seconds, rate: rate), rate: rate)
+        let producer = startedProducer(
+            [stream.input, recording.input], chirpWithStep(seconds: seconds, rate: rate), rate: rate)
         #expect(waitFor(10) { stream.status.state == .live }, "live: \(stream.status.text)")
         return Run(server: server, stream: stream, recording: recording, producer: producer)
     }
@@ -115,7 +116,8 @@ struct StreamFaultTests {
             let status = run.stream.waitUntilFinished()
             run.watch()
             let recorded = run.recording.waitUntilFinished()
-            figures.append((stall ? "stalled 10 s" : "no stall", run.producer.worstWrite[0], run.producer.worstWrite[1], status))
+            figures.append(
+                (stall ? "stalled 10 s" : "no stall", run.producer.worstWrite[0], run.producer.worstWrite[1], status))
             #expect(recorded.status.framesLost == 0)
             #expect(recorded.status.framesWritten == Int(seconds) * rate)
             #expect(run.stream.framesLostByProducer == 0)
@@ -146,7 +148,8 @@ struct StreamFaultTests {
         }
         let stream = try LiveStream.start(bad, sampleRate: rate, channels: 1, options: quickOptions())
         let recording = try localRecording(server.folder.file("local.wav"), rate: rate)
-        let producer = startedProducer([stream.input, recording.input], chirpWithStep(seconds: 6, rate: rate), rate: rate)
+        let producer = startedProducer(
+            [stream.input, recording.input], chirpWithStep(seconds: 6, rate: rate), rate: rate)
         #expect(waitFor(10) { if case .stopped = stream.status.state { true } else { false } })
         texts.append(stream.status.text)
         producer.wait()

@@ -86,7 +86,8 @@ struct StreamSettingsTests {
         s.passwordEnv = "VR_TEST_PW"
         #expect(try s.resolve(environment: ["VR_TEST_PW": "fromenv"]).password.value == "fromenv")
         #expect(
-            throws: StreamError.badSetting(key: "password_env", message: "environment variable VR_TEST_PW is not set or empty")
+            throws: StreamError.badSetting(
+                key: "password_env", message: "environment variable VR_TEST_PW is not set or empty")
         ) {
             try s.resolve(environment: [:])
         }
@@ -94,7 +95,8 @@ struct StreamSettingsTests {
         s.passwordFile = file
         #expect(try s.resolve().password.value == "fromfile")
         s.passwordFile = folder.file("missing")
-        #expect(throws: StreamError.badSetting(key: "password_file", message: "cannot read \(folder.file("missing"))")) {
+        #expect(throws: StreamError.badSetting(key: "password_file", message: "cannot read \(folder.file("missing"))"))
+        {
             try s.resolve()
         }
         s.passwordFile = nil

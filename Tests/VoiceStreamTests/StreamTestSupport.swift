@@ -183,10 +183,13 @@ func quickOptions() -> StreamOptions {
 }
 
 /// Settings for `mount` on `server`, the password in the URL.
-func target(_ server: IcecastServer, mount: String, password: String? = nil, format: String? = nil, bitrate: Int? = nil) throws
+func target(
+    _ server: IcecastServer, mount: String, password: String? = nil, format: String? = nil, bitrate: Int? = nil
+) throws
     -> StreamTarget
 {
-    var settings = StreamSettings(url: "icecast://source:\(password ?? server.sourcePassword)@127.0.0.1:\(server.port)\(mount)")
+    var settings = StreamSettings(
+        url: "icecast://source:\(password ?? server.sourcePassword)@127.0.0.1:\(server.port)\(mount)")
     settings.format = format
     settings.bitrateKbps = bitrate
     settings.name = "voicerack test"
@@ -196,7 +199,8 @@ func target(_ server: IcecastServer, mount: String, password: String? = nil, for
 
 /// The local copy next to a stream: a mono float WAV recording at `path`.
 func localRecording(_ path: String, rate: Int) throws -> Recording {
-    try Recording(spec: RecordingSpec(path: path, format: try AudioFormat(parsing: "wav:float"), sampleRate: rate, channels: 1))
+    try Recording(
+        spec: RecordingSpec(path: path, format: try AudioFormat(parsing: "wav:float"), sampleRate: rate, channels: 1))
 }
 
 /// A paced producer writing `signal` into `inputs` from its first period on (no lead).

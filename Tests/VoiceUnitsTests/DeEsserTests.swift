@@ -8,7 +8,8 @@ struct DeEsserTests {
     /// Output level minus input level (dB) for a 1 s sine, over the second half.
     func change(_ d: inout DeEsser, frequency: Double, peakDB: Double) -> Double {
         d.reset()
-        let x = Signals.sine(count: 48_000, frequency: frequency, sampleRate: 48_000, amplitude: Harness.amplitude(peakDB))
+        let x = Signals.sine(
+            count: 48_000, frequency: frequency, sampleRate: 48_000, amplitude: Harness.amplitude(peakDB))
         return Measure.ratioDB(Harness.run(&d, x), x, 24_000..<48_000)
     }
 

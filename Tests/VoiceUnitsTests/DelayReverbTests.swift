@@ -51,7 +51,9 @@ struct DelayReverbTests {
             var x = [Float](repeating: 0, count: 144_000)
             x[0] = 1
             let y = Harness.run(&r, x)
-            return (Harness.energy(y, 0..<4_800), Harness.energy(y, 48_000..<52_800), Harness.energy(y, 139_200..<144_000))
+            return (
+                Harness.energy(y, 0..<4_800), Harness.energy(y, 48_000..<52_800), Harness.energy(y, 139_200..<144_000)
+            )
         }
         let medium = tail(room: 0.5)
         #expect(medium.first > 1e-3)  // it reverberates

@@ -22,25 +22,33 @@ struct EqualizerTests {
     }
 
     static let cases: [Case] = [
-        Case(band: .init(type: .peaking, frequency: 1_000, gainDB: 6, q: 1),
-             points: [(1_000, 6.0), (500, 1.879), (2_000, 1.866), (100, 0.065)]),
-        Case(band: .init(type: .peaking, frequency: 3_000, gainDB: -12, q: 2),
-             points: [(3_000, -12.0), (1_500, -1.432), (6_000, -1.318)]),
-        Case(band: .init(type: .lowShelf, frequency: 200, gainDB: 9, q: 0.707),
-             points: [(20, 8.999), (200, 4.5), (2_000, 0.001)]),
-        Case(band: .init(type: .highShelf, frequency: 5_000, gainDB: 6, q: 0.707),
-             points: [(500, 0.001), (5_000, 3.0), (20_000, 6.0)]),
-        Case(band: .init(type: .lowPass, frequency: 1_000, q: 0.707),
-             points: [(100, 0.0), (1_000, -3.012), (4_000, -24.477)]),
-        Case(band: .init(type: .highPass, frequency: 200, q: 0.707),
-             points: [(50, -24.1), (200, -3.012), (2_000, 0.0)]),
+        Case(
+            band: .init(type: .peaking, frequency: 1_000, gainDB: 6, q: 1),
+            points: [(1_000, 6.0), (500, 1.879), (2_000, 1.866), (100, 0.065)]),
+        Case(
+            band: .init(type: .peaking, frequency: 3_000, gainDB: -12, q: 2),
+            points: [(3_000, -12.0), (1_500, -1.432), (6_000, -1.318)]),
+        Case(
+            band: .init(type: .lowShelf, frequency: 200, gainDB: 9, q: 0.707),
+            points: [(20, 8.999), (200, 4.5), (2_000, 0.001)]),
+        Case(
+            band: .init(type: .highShelf, frequency: 5_000, gainDB: 6, q: 0.707),
+            points: [(500, 0.001), (5_000, 3.0), (20_000, 6.0)]),
+        Case(
+            band: .init(type: .lowPass, frequency: 1_000, q: 0.707),
+            points: [(100, 0.0), (1_000, -3.012), (4_000, -24.477)]),
+        Case(
+            band: .init(type: .highPass, frequency: 200, q: 0.707),
+            points: [(50, -24.1), (200, -3.012), (2_000, 0.0)]),
     ]
 
     @Test("each band type matches its cookbook design within 0.5 dB", arguments: cases)
     func bandResponse(_ c: Case) {
         let band = c.band, points = c.points
-        var eq = Equalizer(bands: [band, .init(type: .off, frequency: 1_000), .init(type: .off, frequency: 1_000),
-                                   .init(type: .off, frequency: 1_000)])
+        var eq = Equalizer(bands: [
+            band, .init(type: .off, frequency: 1_000), .init(type: .off, frequency: 1_000),
+            .init(type: .off, frequency: 1_000),
+        ])
         eq.prepare(Harness.spec)
         for (f, expected) in points {
             let measured = response(&eq, f)
@@ -51,7 +59,8 @@ struct EqualizerTests {
     @Test("bands cascade: two bells add their gains in dB")
     func cascade() {
         var eq = Equalizer(bands: [
-            .init(type: .peaking, frequency: 300, gainDB: 6, q: 2), .init(type: .peaking, frequency: 3_000, gainDB: -6, q: 2),
+            .init(type: .peaking, frequency: 300, gainDB: 6, q: 2),
+            .init(type: .peaking, frequency: 3_000, gainDB: -6, q: 2),
             .init(type: .off, frequency: 1_000), .init(type: .off, frequency: 1_000),
         ])
         eq.prepare(Harness.spec)

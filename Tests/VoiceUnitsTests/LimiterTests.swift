@@ -13,7 +13,8 @@ struct LimiterTests {
             defer { l.deallocate() }
             var x = Signals.speechLike(count: 96_000, sampleRate: 48_000, rms: 0.8, seed: 11)
             var rng = SeededRandom(seed: 5)
-            for _ in 0..<200 { x[Int.random(in: 0..<x.count, using: &rng)] = rng.bipolar() * 20 }  // clicks up to +26 dBFS
+            // Clicks up to +26 dBFS.
+            for _ in 0..<200 { x[Int.random(in: 0..<x.count, using: &rng)] = rng.bipolar() * 20 }
             x += Signals.sine(count: 48_000, frequency: 997, sampleRate: 48_000, amplitude: 4)
             let y = Harness.run(&l, x, block: 100)
             let ceiling = powf(10, ceilingDB / 20)
@@ -41,7 +42,8 @@ struct LimiterTests {
         defer { l.deallocate() }
         for (input, expected) in [(-12.0, -12.0), (-3, -3), (0, -1), (6, -1), (12, -1)] {
             l.reset()
-            let x = Signals.sine(count: 24_000, frequency: 1_000, sampleRate: 48_000, amplitude: Harness.amplitude(input))
+            let x = Signals.sine(
+                count: 24_000, frequency: 1_000, sampleRate: 48_000, amplitude: Harness.amplitude(input))
             let y = Harness.run(&l, x)
             let peak = 20 * log10(Double(y[12_000...].map(abs).max()!))
             #expect(abs(peak - expected) < 0.5, "in \(input) dBFS peak → \(peak)")

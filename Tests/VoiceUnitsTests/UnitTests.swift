@@ -13,8 +13,9 @@ struct UnitTests {
         return Measure.ratioDB(x, reference, (rate / 2)..<rate)
     }
 
-    @Test("the high-pass is a 2nd-order Butterworth: -3 dB at the cutoff, -12 dB an octave below, flat above",
-          arguments: [(80.0, 80.0, -3.01), (80.0, 40.0, -12.3), (80.0, 1_000.0, 0.0), (50.0, 25.0, -12.3)])
+    @Test(
+        "the high-pass is a 2nd-order Butterworth: -3 dB at the cutoff, -12 dB an octave below, flat above",
+        arguments: [(80.0, 80.0, -3.01), (80.0, 40.0, -12.3), (80.0, 1_000.0, 0.0), (50.0, 25.0, -12.3)])
     func highPassResponse(cutoff: Double, frequency: Double, expectedDB: Double) {
         var hp = HighPassFilter(cutoffHz: Float(cutoff))
         hp.prepare(ProcessSpec(sampleRate: 48_000, maximumBlockSize: 48_000))
@@ -59,7 +60,9 @@ struct UnitTests {
         let gainDB = 20 * log10(Double(leveller.currentGain()))
         #expect(abs(gainDB - 12) < 0.1)  // capped at max_gain_db
         // 6 dB/s: one second in, about +6 dB.
-        let firstSecond = Measure.levelDB(x, (rate - 1_600)..<rate) - Measure.levelDB(Signals.whiteNoise(count: rate, rms: 0.01, seed: 2))
+        let firstSecond =
+            Measure.levelDB(x, (rate - 1_600)..<rate)
+            - Measure.levelDB(Signals.whiteNoise(count: rate, rms: 0.01, seed: 2))
         #expect(abs(firstSecond - 6) < 1.5)
     }
 

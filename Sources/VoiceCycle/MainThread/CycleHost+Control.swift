@@ -67,7 +67,9 @@ extension CycleHost {
     public func seedReferenceDelay(samples delay: Int) -> Bool {
         engine.withLock { owned in
             guard owned.configuration.echoCancellation, owned.configuration.delayMode == .auto else { return false }
-            guard owned.postedSeed != delay || owned.seededEngine != ObjectIdentifier(owned.engine) else { return false }
+            guard owned.postedSeed != delay || owned.seededEngine != ObjectIdentifier(owned.engine) else {
+                return false
+            }
             owned.postedSeed = delay
             owned.seededEngine = ObjectIdentifier(owned.engine)
             owned.engine.seedReferenceDelay(samples: delay)

@@ -52,7 +52,9 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
             configuration: configuration, sampleRate: sampleRate, blockSize: blockSize,
             referenceChannels: referenceChannels)
         engine = Mutex(OwnedEngine(built))
-        karaokeGains = (Decibels.amplitude(configuration.karaokeVoiceDB), Decibels.amplitude(configuration.karaokeBackingDB))
+        karaokeGains = (
+            Decibels.amplitude(configuration.karaokeVoiceDB), Decibels.amplitude(configuration.karaokeBackingDB)
+        )
         routes = .allocate(capacity: 1)
         routes.initialize(to: TapRoutes([]))
         cycle = .allocate(capacity: 1)

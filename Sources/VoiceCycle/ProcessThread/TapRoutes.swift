@@ -99,7 +99,8 @@ struct TapRoutes: ~Copyable {
         let silence = UnsafePointer(delayedMic)
         channelPointers = .allocate(capacity: 3)
         channelPointers.initialize(repeating: silence, count: 3)
-        karaoke = KaraokeMix(enabled: routes.contains { $0.tap == .karaoke }, gains: karaokeGains, chunk: Self.chunkFrames)
+        karaoke = KaraokeMix(
+            enabled: routes.contains { $0.tap == .karaoke }, gains: karaokeGains, chunk: Self.chunkFrames)
     }
 
     /// Ends every route's window `total` frames after its start: for a driver that learns the
@@ -144,8 +145,9 @@ struct TapRoutes: ~Copyable {
             let m = min(n - offset, Self.chunkFrames)
             if hasTuning { delayForTuning(mic + offset, speakerLeft + offset, speakerRight + offset, m, latency) }
             if karaoke.enabled {
-                karaoke.mix(voice: voice + offset, backingLeft: backingLeft.map { $0 + offset },
-                            backingRight: backingRight.map { $0 + offset }, m, latency: latency)
+                karaoke.mix(
+                    voice: voice + offset, backingLeft: backingLeft.map { $0 + offset },
+                    backingRight: backingRight.map { $0 + offset }, m, latency: latency)
             }
             for k in 0..<count {
                 let channels: Int

@@ -1,6 +1,6 @@
 import Foundation
-import VoiceEngine
 import VoiceCycle
+import VoiceEngine
 import VoicePresets
 
 /// Live control of a running client: `set KEY VALUE` commands (`--control`, one per line on
@@ -59,7 +59,9 @@ struct LiveControl {
             guard let streaming else { return ["no stream configured; start voicerack with --stream URL"] }
             switch words.dropFirst().first {
             case "start":
-                do { return [try streaming.start(host, recorder: recorder)] } catch { return ["stream: \(error.message)"] }
+                do { return [try streaming.start(host, recorder: recorder)] } catch {
+                    return ["stream: \(error.message)"]
+                }
             case "stop":
                 return [streaming.stop(host, recorder: recorder) ?? "not streaming"]
             default:

@@ -67,12 +67,15 @@ extension LiveLoop {
         if Date().timeIntervalSince(restart.lastStatus) >= out.interval {
             restart.lastStatus = Date()
             let seconds = String(format: "%.0f", Date().timeIntervalSince(restart.since))
-            let waiting = "waiting for JACK server '\(serverName)' to come back (\(seconds) s); take \(restart.take) is finalised"
+            let waiting =
+                "waiting for JACK server '\(serverName)' to come back (\(seconds) s); take \(restart.take) is finalised"
             out.status({ width in String(waiting.prefix(max(0, width - 1))) }, logLine: waiting)
         }
         guard Date() >= restart.nextAttempt else { return }
         restart.nextAttempt = Date().addingTimeInterval(0.5)
-        guard let fresh = try? JACKMessages.silenced({ () throws(JACKError) in try JACKDriver(options: request.options) }) else { return }
+        guard
+            let fresh = try? JACKMessages.silenced({ () throws(JACKError) in try JACKDriver(options: request.options) })
+        else { return }
         out.endLine()
         guard fresh.sampleRate == host.sampleRate else {
             fresh.close()

@@ -95,7 +95,8 @@ final class LiveLoop {
             out.log("note: the name '\(request.options.name)' was taken; JACK named this client '\(driver.clientName)'")
         }
         if !request.configuration.autoConnect {
-            out.log("auto-connect is off (jack.auto_connect = false in preset \(request.presetName)): no port connected")
+            out.log(
+                "auto-connect is off (jack.auto_connect = false in preset \(request.presetName)): no port connected")
         } else if request.autoConnect {
             for note in driver.autoConnect() { out.log(note) }
         }
@@ -114,7 +115,8 @@ final class LiveLoop {
         default:
             // SIGINT, SIGTERM, or SIGHUP from the kernel: the terminal hung up, so nobody can
             // stop us any more; stop cleanly now rather than record into the void.
-            let name = signal.number == SIGINT ? "SIGINT" : signal.number == SIGTERM ? "SIGTERM" : "a hang-up of the terminal"
+            let name =
+                signal.number == SIGINT ? "SIGINT" : signal.number == SIGTERM ? "SIGTERM" : "a hang-up of the terminal"
             out.log("stopping on \(name); xruns \(driver.status().xruns)")
             finish()
             if let backing {
@@ -163,7 +165,9 @@ final class LiveLoop {
         reportEvents()
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
-            out.log("reference delay seeded from JACK latencies: \(delay) samples (playback + capture); the estimator refines it")
+            out.log(
+                "reference delay seeded from JACK latencies: \(delay) samples (playback + capture); the estimator refines it"
+            )
         }
         let now = host.status()
         if now.blockSize != blockSize {
@@ -180,8 +184,11 @@ final class LiveLoop {
             }
             out.status(
                 { width in
-                    terminal.line(now, driverStatus, recording: recording, time: ProcessInfo.processInfo.systemUptime, width: width)
-                }, logLine: StatusText.line(
+                    terminal.line(
+                        now, driverStatus, recording: recording, time: ProcessInfo.processInfo.systemUptime,
+                        width: width)
+                },
+                logLine: StatusText.line(
                     now, driverStatus,
                     recording: [recorder.statusText, streaming?.statusText].compactMap { $0 }.joined(separator: "  ")))
         }

@@ -1,6 +1,6 @@
 import Foundation
-import VoiceFiles
 import VoiceCycle
+import VoiceFiles
 import VoiceRecorder
 
 /// The live client's recordings: checks and opens the files, hands their inputs to the process
@@ -54,7 +54,9 @@ final class LiveRecorder {
     func check(client: String) throws(HostError) {
         guard !options.targets.isEmpty else {
             // Only --format can be wrong before SIGUSR1: check it against the voice tap.
-            if let format = options.format { try Self.validate(format, tap: .voice, path: "(SIGUSR1)", sampleRate: 48_000) }
+            if let format = options.format {
+                try Self.validate(format, tap: .voice, path: "(SIGUSR1)", sampleRate: 48_000)
+            }
             return
         }
         _ = try plan(client: client, sampleRate: 48_000, date: Date())
@@ -139,7 +141,8 @@ final class LiveRecorder {
     ) throws(HostError) -> [(Tap, RecordingSpec, String?)] {
         let targets = options.effectiveTargets
         guard targets.count <= CycleHost.maximumRecordings else {
-            throw HostError(.usage, "--record: at most \(CycleHost.maximumRecordings) recordings at once (\(targets.count) given)")
+            throw HostError(
+                .usage, "--record: at most \(CycleHost.maximumRecordings) recordings at once (\(targets.count) given)")
         }
         var planned: [(Tap, RecordingSpec, String?)] = []
         for target in targets {
@@ -150,12 +153,15 @@ final class LiveRecorder {
             guard let chosen = options.format ?? AudioFormat.forPath(path) else {
                 throw HostError(
                     .usage,
-                    "--record \(target.tap.rawValue)=\(path): cannot tell the format from the extension; use .wav, .flac, .w64, .rf64, .caf, .aiff, .ogg, .opus or .mp3, or give --format")
+                    "--record \(target.tap.rawValue)=\(path): cannot tell the format from the extension; use .wav, .flac, .w64, .rf64, .caf, .aiff, .ogg, .opus or .mp3, or give --format"
+                )
             }
             let format = chosen.suited(toChannels: target.tap.channels)
             try Self.validate(format, tap: target.tap, path: path, sampleRate: sampleRate)
             if planned.contains(where: { $0.1.path == path }) {
-                throw HostError(.usage, "--record: two recordings would write \(path); give each tap its own file (e.g. with {tap})")
+                throw HostError(
+                    .usage, "--record: two recordings would write \(path); give each tap its own file (e.g. with {tap})"
+                )
             }
             try OfflineProcessor.checkOutputPath(path, force: options.force)
             var spec = RecordingSpec(path: path, format: format, sampleRate: sampleRate, channels: target.tap.channels)

@@ -120,7 +120,8 @@ enum Interruption {
             sigaddset(&only, s)
             var zero = timespec()
             _ = sigtimedwait(&only, nil, &zero)
-            throw HostError(.interrupted, "interrupted by \(s == SIGINT ? "SIGINT" : "SIGTERM"); partial output removed")
+            throw HostError(
+                .interrupted, "interrupted by \(s == SIGINT ? "SIGINT" : "SIGTERM"); partial output removed")
         }
     }
 }

@@ -45,22 +45,28 @@ final class OfflineOutputs {
             }
             seen[Self.identity(path)] = name
             if tap == .reference && !hasReference {
-                throw HostError(.usage, "--record reference=\(path): this run has no reference (--ref, with a preset that cancels echo)")
+                throw HostError(
+                    .usage,
+                    "--record reference=\(path): this run has no reference (--ref, with a preset that cancels echo)")
             }
             guard let chosen = AudioFormat.forPath(path)?.suited(toChannels: tap.channels) else {
                 throw HostError(
                     .usage,
-                    "\(name): cannot tell the format from the extension; use .wav, .flac, .w64, .rf64, .caf, .ogg, .opus or .mp3")
+                    "\(name): cannot tell the format from the extension; use .wav, .flac, .w64, .rf64, .caf, .ogg, .opus or .mp3"
+                )
             }
             do {
                 try chosen.validate(channels: tap.channels, sampleRate: sampleRate)
             } catch {
                 throw HostError(.usage, "\(name): \(error.description)")
             }
-            planned.append((tap, RecordingSpec(path: path, format: chosen, sampleRate: sampleRate, channels: tap.channels)))
+            planned.append(
+                (tap, RecordingSpec(path: path, format: chosen, sampleRate: sampleRate, channels: tap.channels)))
         }
         for (_, spec) in planned { try OfflineProcessor.checkOutputPath(spec.path, force: force) }
-        let targets = try planned.map { (tap, spec) throws(HostError) in try OutputTarget.resolve(spec.path, format: spec.format) }
+        let targets = try planned.map { (tap, spec) throws(HostError) in
+            try OutputTarget.resolve(spec.path, format: spec.format)
+        }
         var opened: [Output] = []
         for ((tap, spec), target) in zip(planned, targets) {
             var writing = spec
@@ -71,7 +77,9 @@ final class OfflineOutputs {
             if target.finalPath == nil { writing.maximumFileBytes = nil }
             do {
                 opened.append(
-                    Output(tap: tap, finalPath: spec.path, recording: try Recording(spec: writing), target: target, finalSpec: spec))
+                    Output(
+                        tap: tap, finalPath: spec.path, recording: try Recording(spec: writing), target: target,
+                        finalSpec: spec))
             } catch {
                 Self.discard(opened)
                 throw HostError(.cannotCreate, "\(spec.path): \(error.description)")
@@ -84,7 +92,8 @@ final class OfflineOutputs {
     /// A path's identity for duplicate checks: the folder resolved (symlinks, `..`) plus the name.
     private static func identity(_ path: String) -> String {
         let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent)
+            .path
     }
 
     /// The cycle's routes: each file's window on the timeline (see the type's comment).
@@ -133,7 +142,10 @@ final class OfflineOutputs {
                     finals.append(o.finalPath)
                     continue
                 }
-                let destination = i == 0 ? final : RecordingSpec(path: final, format: o.finalSpec.format, sampleRate: 1, channels: 1).rotatedPath(i)
+                let destination =
+                    i == 0
+                    ? final
+                    : RecordingSpec(path: final, format: o.finalSpec.format, sampleRate: 1, channels: 1).rotatedPath(i)
                 guard rename(file, destination) == 0 else {
                     throw HostError(.io, "cannot move \(file) to \(destination): " + String(cString: strerror(errno)))
                 }
@@ -142,11 +154,14 @@ final class OfflineOutputs {
             let written = result.status.framesWritten
             if o.tap == .voice && o.finalPath == outputs[0].finalPath {
                 frames = written
-                if finals.count > 1 { lines.append("the output passed 4 GiB: continued in " + finals.dropFirst().joined(separator: ", ")) }
+                if finals.count > 1 {
+                    lines.append("the output passed 4 GiB: continued in " + finals.dropFirst().joined(separator: ", "))
+                }
                 continue
             }
             lines.append(
-                "recorded \(o.tap.rawValue) to \(finals.joined(separator: ", ")) (\(o.recording.spec.format), \(o.tap.channels) ch, \(written) frames)")
+                "recorded \(o.tap.rawValue) to \(finals.joined(separator: ", ")) (\(o.recording.spec.format), \(o.tap.channels) ch, \(written) frames)"
+            )
         }
         return (frames, lines)
     }

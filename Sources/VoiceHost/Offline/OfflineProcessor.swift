@@ -1,7 +1,7 @@
 import Foundation
+import VoiceCycle
 import VoiceEngine
 import VoiceFiles
-import VoiceCycle
 import VoiceRT
 import VoiceRecorder
 
@@ -80,7 +80,8 @@ public enum OfflineProcessor {
         try validate(format, sampleRate: sources.sampleRate, path: request.outputPath)
         let backing = try backingPath.map { (path) throws(HostError) in
             try BackingTrack(
-                path: path, sampleRate: sources.sampleRate, levelDB: configuration.backingLevelDB, loop: configuration.backingLoop)
+                path: path, sampleRate: sources.sampleRate, levelDB: configuration.backingLevelDB,
+                loop: configuration.backingLoop)
         }
         let referenceChannels = backing != nil ? 2 : max(1, sources.referenceChannels)
         let host: CycleHost
@@ -96,7 +97,9 @@ public enum OfflineProcessor {
             force: request.force, hasReference: sources.referenceChannels > 0 || backing != nil)
         let status = host.status()
         _ = host.route(
-            outputs.routes(latency: status.latency, monitorLatency: host.cycle.pointee.monitorLatency, micFrames: sources.micFrames))
+            outputs.routes(
+                latency: status.latency, monitorLatency: host.cycle.pointee.monitorLatency, micFrames: sources.micFrames
+            ))
         if let backing { host.attachBacking(backing.source) }
         let cpuStart = cpuTime()
         let driver = OfflineDriver(
@@ -124,7 +127,8 @@ public enum OfflineProcessor {
         }
         if preset.ducking { notes.append("ducking is live only: --ref is taken as what the speakers played") }
         var report = OfflineReport(
-            frames: written.frames, sampleRate: sources.sampleRate, referenceChannels: backing != nil ? 2 : sources.referenceChannels,
+            frames: written.frames, sampleRate: sources.sampleRate,
+            referenceChannels: backing != nil ? 2 : sources.referenceChannels,
             plan: host.plan, liveLatency: status.latency, health: host.status().health, format: format,
             cpuSeconds: cpuTime() - cpuStart, notes: notes, tapLines: written.tapLines)
         report.backingUnderruns = backing?.underruns
@@ -137,7 +141,8 @@ public enum OfflineProcessor {
         if let format = AudioFormat.forPath(request.outputPath) { return format }
         throw HostError(
             .usage,
-            "cannot tell the format of \(request.outputPath) from its extension; use .wav, .flac, .w64, .rf64, .caf, .ogg, .opus or .mp3, or pass --format")
+            "cannot tell the format of \(request.outputPath) from its extension; use .wav, .flac, .w64, .rf64, .caf, .ogg, .opus or .mp3, or pass --format"
+        )
     }
 
     static func validate(_ format: AudioFormat, sampleRate: Int, path: String) throws(HostError) {

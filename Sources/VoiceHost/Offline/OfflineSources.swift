@@ -58,7 +58,8 @@ final class OfflineSources {
         guard VoiceEngine.sampleRates.contains(mic.sampleRate) else {
             throw HostError(
                 .data,
-                "\(micPath): sample rate \(mic.sampleRate) Hz is outside \(VoiceEngine.sampleRates.lowerBound)–\(VoiceEngine.sampleRates.upperBound) Hz")
+                "\(micPath): sample rate \(mic.sampleRate) Hz is outside \(VoiceEngine.sampleRates.lowerBound)–\(VoiceEngine.sampleRates.upperBound) Hz"
+            )
         }
         sampleRate = mic.sampleRate
         micFrames = Self.knownLength(mic)
@@ -66,7 +67,8 @@ final class OfflineSources {
             if needsReference && !referenceOptional {
                 throw HostError(
                     .usage,
-                    "this preset cancels echo and needs the far-end signal: pass --ref FILE (the audio that played on the loudspeakers)")
+                    "this preset cancels echo and needs the far-end signal: pass --ref FILE (the audio that played on the loudspeakers)"
+                )
             }
             self.referencePath = nil
             reference = nil
@@ -85,7 +87,10 @@ final class OfflineSources {
         self.referencePath = referencePath
         let ref = try Self.open(referencePath, role: "REF")
         guard (1...2).contains(ref.channels) else {
-            throw HostError(.data, "\(referencePath): the reference has \(ref.channels) channels; voicerack takes a mono or stereo far end")
+            throw HostError(
+                .data,
+                "\(referencePath): the reference has \(ref.channels) channels; voicerack takes a mono or stereo far end"
+            )
         }
         reference = ref
         referenceChannels = ref.channels
@@ -114,7 +119,9 @@ final class OfflineSources {
         var got = 0
         while got < n {
             let r: Int
-            do { r = try mic.read(into: micBlock + got, frames: n - got) } catch { throw HostError(.data, "MIC: \(error)") }
+            do { r = try mic.read(into: micBlock + got, frames: n - got) } catch {
+                throw HostError(.data, "MIC: \(error)")
+            }
             if r == 0 { break }
             got += r
         }
@@ -144,7 +151,9 @@ final class OfflineSources {
                 "\(message); mic and reference must be recorded together. Pass --allow-length-mismatch to pad the reference with silence or cut it to the mic's length"
             )
         }
-        if !notes.contains(where: { $0.hasPrefix(message) }) { notes.append("\(message); reference padded/cut to the mic's length") }
+        if !notes.contains(where: { $0.hasPrefix(message) }) {
+            notes.append("\(message); reference padded/cut to the mic's length")
+        }
     }
 
     /// Fills `n` frames of reference at the mic's rate, silence past its end.
@@ -188,7 +197,8 @@ final class OfflineSources {
         let channels = reference.channels
         if referenceFileOffset == referenceFileFrames {
             do {
-                referenceFileFrames = try referenceFileChunk.withUnsafeMutableBufferPointer { (b) throws(AudioFileError) in
+                referenceFileFrames = try referenceFileChunk.withUnsafeMutableBufferPointer {
+                    (b) throws(AudioFileError) in
                     try reference.read(into: b.baseAddress!, frames: Self.chunkFrames)
                 }
             } catch {
@@ -200,13 +210,15 @@ final class OfflineSources {
                 return
             }
         }
-        var output = [Float](repeating: 0, count: resampler.outputFrames(forInput: referenceFileFrames - referenceFileOffset) * channels)
+        var output = [Float](
+            repeating: 0, count: resampler.outputFrames(forInput: referenceFileFrames - referenceFileOffset) * channels)
         let result: (consumed: Int, produced: Int)
         do {
             result = try referenceFileChunk.withUnsafeBufferPointer { input in
                 try output.withUnsafeMutableBufferPointer { out in
                     try resampler.process(
-                        input.baseAddress! + referenceFileOffset * channels, inputFrames: referenceFileFrames - referenceFileOffset,
+                        input.baseAddress! + referenceFileOffset * channels,
+                        inputFrames: referenceFileFrames - referenceFileOffset,
                         into: out.baseAddress!, outputCapacity: out.count / channels)
                 }
             }
