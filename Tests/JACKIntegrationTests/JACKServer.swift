@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VoiceFiles
 
 /// A private jackd with the dummy driver (48 kHz, 256-sample periods) under a unique name, in
 /// synchronous mode (`-S`).
@@ -110,5 +111,27 @@ extension JACKServer {
         throw ServerError(
             message: "jack_capture did not connect to \(ports.joined(separator: ", ")):\n"
                 + attempts.joined(separator: "\n---\n"))
+    }
+}
+
+extension JACKServer {
+    /// Records `ports` with jack_capture (`startCapture`) until its file holds at least `frames`
+    /// frames (jack_capture writes as it goes; its first blocks can take a while to reach the
+    /// file on a loaded machine, so this waits for them rather than for a fixed time), then stops
+    /// it with SIGINT and returns the file's audio.
+    func capture(_ ports: [String], frames: Int, to path: String) throws -> AudioFileContents {
+        let capture = try startCapture(ports, to: path)
+        defer { capture.stop(SIGKILL) }
+        // At least 2 bytes a sample (jack_capture's smallest format) after a WAV header.
+        let bytes = 1_024 + frames * ports.count * 2
+        let filled = poll(timeout: 20) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            return size >= bytes || !capture.isRunning
+        }
+        capture.send(SIGINT)
+        guard capture.waitForExit(timeout: 10) == 0, filled else {
+            throw ServerError(message: "jack_capture did not record \(frames) frames of \(ports): \(capture.output)")
+        }
+        return try AudioFileContents.read(path)
     }
 }

@@ -35,13 +35,8 @@ extension LiveClientTests {
         let path = NSTemporaryDirectory() + "voicerack-it-\(getpid())-\(UUID().uuidString).wav"
         defer { try? FileManager.default.removeItem(atPath: path) }
         // Until stopped, not `-d 1`: a `-d` take now and then never finished on a loaded machine.
-        let capture = try server.startCapture(["vr:voice_out", "vr:speaker_out_L", "vr:monitor_out_L"], to: path)
-        defer { capture.stop(SIGKILL) }
-        Thread.sleep(forTimeInterval: 1.2)
-        capture.send(SIGINT)
-        try #require(capture.waitForExit(timeout: 10) == 0, "jack_capture: \(capture.output)")
-
-        let audio = try AudioFileContents.read(path)
+        let audio = try server.capture(
+            ["vr:voice_out", "vr:speaker_out_L", "vr:monitor_out_L"], frames: 48_000, to: path)
         #expect(audio.sampleRate == 48_000)
         try #require(audio.channels.count == 3 && audio.frames >= 24_000, "\(audio.frames) frames")
         // The second half: well after connections settled. A 0.2-amplitude sine has RMS 0.1414.
