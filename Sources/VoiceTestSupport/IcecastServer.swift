@@ -60,6 +60,24 @@ public final class IcecastServer {
             guard p.isRunning, Date() < deadline else { throw ServerError("icecast2 did not listen on port \(port)") }
             usleep(20_000)
         }
+        // Accepting connections is not being ready: a source that logged in right then got
+        // "socket error" now and then (seen under scripts/stress-tests.sh). Ready is when the
+        // server answers its admin statistics over HTTP.
+        while !serves() {
+            guard p.isRunning, Date() < deadline else { throw ServerError("icecast2 did not answer on port \(port)") }
+            usleep(50_000)
+        }
+    }
+
+    /// True when the server answers its admin statistics (HTTP 200).
+    private func serves() -> Bool {
+        let r = try? CommandRunner.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "admin:\(adminPassword)",
+                "http://127.0.0.1:\(port)/admin/stats",
+            ])
+        return r?.standardOutput == "200"
     }
 
     /// SIGTERM and wait.
