@@ -64,7 +64,7 @@ let package = Package(
 
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
-        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles"]),
+        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles", "VoiceStream"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
         // The one render cycle every driver runs (ProcessThread/), its owner on the control side
         // (CycleHost) and the driver protocol.

@@ -103,6 +103,28 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Start the track again when it ends.
     public var backingLoop = false
 
+    // Icecast stream (read by the host; `[stream]` in presets, overridden by --stream flags).
+    // Strings are empty when unset; numbers 0 when the format's default applies.
+    /// `icecast://USER@HOST:PORT/MOUNT`, never with a password; empty = no stream from the preset.
+    public var streamURL = ""
+    /// The tap streamed: voice, mic, reference, monitor or karaoke.
+    public var streamTap = "voice"
+    /// opus or mp3; empty = from the mount's extension.
+    public var streamFormat = ""
+    /// kb/s; 0 = the format's default (opus 64, mp3 128).
+    public var streamBitrateKbps: Float = 0
+    /// 1 or 2 channels on air.
+    public var streamChannels: Float = 1
+    public var streamName = ""
+    public var streamDescription = ""
+    public var streamGenre = ""
+    /// Environment variable holding the source password.
+    public var streamPasswordEnv = ""
+    /// File whose first line is the source password; resolved relative to the preset file.
+    public var streamPasswordFile = ""
+    /// Start streaming when `run` starts; false: only on `stream start` or the stream signal.
+    public var streamAutostart = true
+
     // Output
     public var outputGainDB: Float = 0
 

@@ -110,6 +110,13 @@ struct PresetDefinition: Sendable {
     }
 
     private static func unknownKey(_ entry: TOMLEntry, section: String, file: String) -> PresetError {
+        if section == "stream" && entry.key == "password" {
+            return PresetError(
+                file: file, line: entry.line, key: "stream.password",
+                message:
+                    "a preset never holds the password (presets are shared and printed); set stream.password_env (an environment variable) or stream.password_file (a private file) instead"
+            )
+        }
         let names = PresetSchema.keys(in: section).map(\.name)
         let hint =
             Suggestion.closest(to: entry.key, in: names).map { " (did you mean '\($0)'?)" }

@@ -53,9 +53,15 @@ public struct PresetLibrary: Sendable {
     /// Validates the file at `path` and resolves it, its base found through this library.
     public func check(_ path: String) throws(PresetError) -> Preset {
         let definition = try PresetDefinition.read(path: path)
+        let configuration = try resolve(definition, chain: [])
+        if let (key, message) = PresetStream.problem(configuration) {
+            // The line that set the key, when this file set it (else a base did: the file alone).
+            let line = definition.settings.last { $0.key.fullName == "stream.\(key)" }?.line
+            throw PresetError(file: definition.path, line: line, key: "stream.\(key)", message: "stream.\(key): \(message)")
+        }
         return Preset(
             name: definition.name, description: definition.description ?? "", source: definition.path,
-            base: definition.base?.name, configuration: try resolve(definition, chain: []))
+            base: definition.base?.name, configuration: configuration)
     }
 
     /// Most bases one preset may stack (`base` of a `base` ...). Deeper chains are refused with
@@ -97,8 +103,12 @@ public struct PresetLibrary: Sendable {
         for setting in definition.settings {
             setting.key.apply(setting.value, to: &configuration)
             if setting.key.fullName == PresetSchema.backingFile.fullName {
-                configuration.backingFile = PresetSchema.resolvedBackingFile(
+                configuration.backingFile = PresetSchema.pathRelativeToPreset(
                     configuration.backingFile, presetPath: definition.path)
+            }
+            if setting.key.fullName == "stream.password_file" {
+                configuration.streamPasswordFile = PresetSchema.pathRelativeToPreset(
+                    (configuration.streamPasswordFile as NSString).expandingTildeInPath, presetPath: definition.path)
             }
         }
         return configuration

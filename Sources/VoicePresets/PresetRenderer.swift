@@ -27,9 +27,15 @@ public enum PresetRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Effect sections are shown only for units in the chain or set away from their defaults:
+    /// Effect sections and `[stream]` are shown only for units in the chain or set away from their defaults:
     /// the others would add dozens of default lines. Left out, they read back as defaults.
     static func shows(section: String, _ configuration: EngineConfiguration) -> Bool {
+        if section == "stream" {
+            // Shown when a stream is set up; otherwise dozens of presets would carry an empty one.
+            var defaults = EngineConfiguration()
+            defaults.effectOrder = configuration.effectOrder
+            return PresetSchema.keys(in: "stream").contains { $0.tomlValue(in: configuration) != $0.tomlValue(in: defaults) }
+        }
         guard let kind = EffectKind(rawValue: section) else { return true }
         return configuration.effectOrder.contains(kind)
             || configuration.effectValues[kind.index] != EffectKind.defaultValues[kind.index]

@@ -26,9 +26,9 @@ extension PresetSchema {
             "\"\" or a path to an audio file", get: { $0.backingFile }, set: { $0.backingFile = $1 },
             check: { _ in nil }))
 
-    /// `backing.file` as given in the preset at `presetPath`, made usable from anywhere: a
+    /// A path given in the preset at `presetPath` (`backing.file`, `stream.password_file`), made usable from anywhere: a
     /// relative path is taken relative to the preset's folder.
-    static func resolvedBackingFile(_ file: String, presetPath: String) -> String {
+    static func pathRelativeToPreset(_ file: String, presetPath: String) -> String {
         guard !file.isEmpty, !file.hasPrefix("/") else { return file }
         let folder = URL(fileURLWithPath: presetPath).deletingLastPathComponent()
         return folder.appendingPathComponent(file).standardizedFileURL.path

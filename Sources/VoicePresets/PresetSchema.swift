@@ -31,6 +31,10 @@ enum PresetSchema {
                 "Backing track (--backing FILE) played on speaker_out_L/R: it joins the echo reference, the monitor and the karaoke tap."
             ),
             ("recording", "How `voicerack run` records (--record FILE or TAP=FILE)."),
+            (
+                "stream",
+                "Icecast stream of a tap (voicerack run; --stream URL and the --stream-* flags override these)."
+            ),
             ("chain", "Effect units after the leveller, in the order listed; each has its own section below."),
         ]
         + EffectKind.allCases.map {
@@ -39,7 +43,7 @@ enum PresetSchema {
         + [("output", "Gain applied to voice_out, after all processing.")]
 
     static let keys: [PresetKey] =
-        jackKeys + engineKeys + backingKeys + [recordingFormat, chainOrder] + EffectKind.allCases.flatMap(effectKeys)
+        jackKeys + engineKeys + backingKeys + [recordingFormat] + streamKeys + [chainOrder] + EffectKind.allCases.flatMap(effectKeys)
 
     /// `recording.format`: checked with libsndfile's own list, so a preset cannot name a format
     /// this machine cannot write.

@@ -48,6 +48,17 @@ public struct StreamSettings: Sendable, Equatable {
     ) throws(StreamError)
         -> StreamTarget
     {
+        let (parsed, format, kbps) = try checkWithoutPassword()
+        let password = try resolvePassword(url: parsed, environment: environment)
+        return StreamTarget(
+            url: parsed, password: password, format: format, bitrateKbps: kbps, channels: channels,
+            name: name, description: description, genre: genre)
+    }
+
+    /// Checks everything but the password (which may live in the environment only at run time):
+    /// the URL, the format against the mount, the bitrate against the format, channels and the
+    /// one-line metadata. Presets run it when they load, so their errors get a line.
+    public func checkWithoutPassword() throws(StreamError) -> (url: IcecastURL, format: StreamFormat, kbps: Int) {
         let parsed = try IcecastURL(parsing: url)
         let format = try resolveFormat(mount: parsed.mount)
         let kbps = bitrateKbps ?? format.defaultBitrateKbps
@@ -60,10 +71,7 @@ public struct StreamSettings: Sendable, Equatable {
                 throw .badSetting(key: key, message: "must be one line")
             }
         }
-        let password = try resolvePassword(url: parsed, environment: environment)
-        return StreamTarget(
-            url: parsed, password: password, format: format, bitrateKbps: kbps, channels: channels,
-            name: name, description: description, genre: genre)
+        return (parsed, format, kbps)
     }
 
     private func resolveFormat(mount: String) throws(StreamError) -> StreamFormat {

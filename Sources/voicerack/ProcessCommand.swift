@@ -24,9 +24,18 @@ struct Process: ParsableCommand {
             backing, stereo, at recording.karaoke_voice_db / karaoke_backing_db). A missing backing \
             file exits 66, one that is not mono/stereo audio 65.
 
+            --stream URL sends the processed voice (or --stream-tap) to an Icecast mount in real \
+            time, paced by the wall clock, to test a mount with known audio: it connects before \
+            processing (bad settings 64, server unreachable 69, credentials refused 77), goes on \
+            air from the file's first sample and prints what went on air. The preset's [stream] \
+            format, bitrate, metadata and password source apply; the --stream-* flags override \
+            them. OUT is still written (use --out /dev/null to stream only).
+
             Example:
               voicerack process --preset echo-cancel --mic mic.wav --ref far.wav --out clean.wav
               voicerack process --preset karaoke --mic take.wav --backing song.flac --out voice.wav --record karaoke=mix.wav
+              STREAM_PASS=hackme voicerack process --mic take.wav --ref far.wav --out /dev/null \\
+                --stream icecast://source@127.0.0.1:8000/test.opus --stream-password-env STREAM_PASS
             """)
 
     @Option(
@@ -80,6 +89,8 @@ struct Process: ParsableCommand {
     @Flag(name: .long, help: "Pad or cut a reference whose length differs from the mic's instead of refusing.")
     var allowLengthMismatch = false
 
+    @OptionGroup(title: "Streaming (to test a mount)") var streaming: StreamArguments
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
@@ -106,6 +117,11 @@ struct Process: ParsableCommand {
                 }
                 return tap
             }
+            // Only with --stream: a preset's stream.url is for run; its other [stream] keys apply.
+            if streaming.stream != nil, let (settings, tap) = streaming.settings(loaded.configuration) {
+                request.stream = settings
+                request.streamTap = tap
+            }
             if let format {
                 do { request.format = try AudioFormat(parsing: format) } catch {
                     throw HostError(.usage, "--format: \(error.description)")
@@ -115,9 +131,13 @@ struct Process: ParsableCommand {
             let report = try OfflineProcessor.run(
                 request, configuration: loaded.configuration, progress: { bar.update($0) })
             bar.finish()
-            guard !quiet else { return }
-            for note in report.notes + [report.outputNote].compactMap({ $0 }) { printNote(note) }
-            print(report.summary(micPath: mic, outputPath: out, presetName: loaded.name))
+            if !quiet {
+                for note in report.notes + [report.outputNote].compactMap({ $0 }) { printNote(note) }
+                print(report.summary(micPath: mic, outputPath: out, presetName: loaded.name))
+                if let line = report.streamLine { print(line) }
+            }
+            // The files are complete; a stream that stopped on an error still fails the run.
+            if let error = report.streamError { throw HostError(streaming: error) }
         } catch {
             throw failureExit(reporting: error)
         }

@@ -67,6 +67,16 @@ struct Run: ParsableCommand {
             frequency. Use headphones or lower monitor.master_db, then unmute with SIGHUP or \
             `unmute`.
 
+            Streaming: --stream icecast://USER@HOST:PORT/MOUNT (or the preset's [stream] url) \
+            sends a tap (--stream-tap, default voice) to Icecast as Opus or MP3 while recording goes \
+            on; a dropped connection reconnects with backoff, and the status line shows the state, \
+            bitrate and time on air. The password comes from the URL, --stream-password-env or \
+            --stream-password-file (a preset names only the variable or the file) and is never \
+            printed. Bad settings exit 64, an unreachable server 69 and refused credentials 77, \
+            before the client opens. SIGRTMIN+1 starts or stops the stream (SIGUSR1 and SIGUSR2 \
+            are taken), as `stream start|stop` does with --control; with stream.autostart = false \
+            the stream waits for it. Example: kill -s RTMIN+1 $(pidof voicerack)
+
             Exits with 69 when the JACK server is not running or shuts down (recordings are \
             finalised first).
             """)
@@ -130,47 +140,9 @@ struct Run: ParsableCommand {
             valueName: "level"))
     var logLevel = "info"
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Stream a tap to Icecast while running: icecast://USER:PASS@HOST:PORT/MOUNT (the mount's .ogg/.opus or .mp3 picks the format; the password may come from --stream-password-env or --stream-password-file instead and is never printed).",
-            valueName: "url"))
-    var stream: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Tap to stream: voice (default), mic, reference, monitor, karaoke.", valueName: "tap"))
-    var streamTap = "voice"
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Stream format: opus or mp3 (default: from the mount's extension, else opus).", valueName: "format"))
-    var streamFormat: String?
-
-    @Option(
-        name: .long, help: ArgumentHelp("Stream bitrate in kb/s (default 64 for Opus, 128 for MP3).", valueName: "kbps")
-    )
-    var streamBitrate: Int?
-
-    @Option(
-        name: .long, help: ArgumentHelp("Environment variable holding the stream's source password.", valueName: "name")
-    )
-    var streamPasswordEnv: String?
-
-    @Option(
-        name: .long, help: ArgumentHelp("File holding the stream's source password (first line).", valueName: "path"))
-    var streamPasswordFile: String?
-
-    @Option(name: .long, help: ArgumentHelp("Stream name, description and genre shown by Icecast.", valueName: "text"))
-    var streamName: String?
+    @OptionGroup(title: "Streaming") var streaming: StreamArguments
 
     func validate() throws {
-        guard let tap = Tap(rawValue: streamTap), tap != .tuning else {
-            throw ValidationError(
-                "--stream-tap \(streamTap) is not a tap that can stream; use voice, mic, reference, monitor or karaoke")
-        }
-        _ = tap
         guard LogLevelChoice.parse(logLevel) != nil else {
             throw ValidationError(
                 "--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
@@ -217,15 +189,11 @@ struct Run: ParsableCommand {
             request.logLevel = LogLevelChoice.parse(logLevel) ?? .info
             request.backingPath =
                 backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
-            if let stream {
-                var settings = StreamSettings(url: stream)
-                settings.format = streamFormat
-                settings.bitrateKbps = streamBitrate
-                settings.passwordEnv = streamPasswordEnv
-                settings.passwordFile = streamPasswordFile
-                settings.name = streamName
+            if let (settings, tap) = streaming.settings(loaded.configuration) {
                 request.stream = settings
-                request.streamTap = Tap(rawValue: streamTap) ?? .voice
+                request.streamTap = tap
+                // --stream always starts at once; the preset's section may wait for a signal.
+                request.streamAutostart = streaming.stream != nil || loaded.configuration.streamAutostart
             }
             try LiveSession.run(request)
         } catch {

@@ -56,57 +56,13 @@ extension LiveClientTests {
 
         let heard = try AudioFileContents.read(decoded).channels[0]
         let recorded = try AudioFileContents.read(local).channels[0]
-        let seconds = Double(heard.count) / Double(rate)
-        let recordedSeconds = Double(recorded.count) / Double(rate)
-        print(
-            "stream: decoded \(String(format: "%.2f", seconds)) s; local recording \(String(format: "%.2f", recordedSeconds)) s"
-        )
+        let c = StreamComparison(decoded: heard, local: recorded, rate: rate)
+        print("stream: \(c)")
         // The listener joined a moment after the stream started: under a second missing at most.
-        #expect(abs(seconds - recordedSeconds) < 1, "decoded \(seconds) s, recorded \(recordedSeconds) s")
-        // Same content: a second of the decoded speech found in the recording (coarse search at
-        // 1/8 of the rate, then refined), correlating above 0.9.
-        let probeStart = heard.count / 2, probeLength = rate
-        let probe = Array(heard[probeStart..<(probeStart + probeLength)])
-        let (lag, correlation) = Self.bestMatch(of: probe, in: recorded)
-        print("stream: decoded second found at \(lag) in the recording, normalised correlation \(correlation)")
-        #expect(correlation > 0.9)
-        // Same level over three aligned seconds.
-        let offset = lag - probeStart
-        let span = (probeStart - rate)..<(probeStart + 2 * rate)
-        let levelHeard = Measure.levelDB(heard, span)
-        let levelLocal = Measure.levelDB(recorded, (span.lowerBound + offset)..<(span.upperBound + offset))
-        print("stream: level decoded \(levelHeard) dBFS, local \(levelLocal) dBFS")
-        #expect(abs(levelHeard - levelLocal) < 1)
-    }
-
-    /// Where `probe` best matches in `signal` (normalised correlation), searching every 8th
-    /// lag on every 8th sample first, then refining around the best one.
-    static func bestMatch(of probe: [Float], in signal: [Float]) -> (lag: Int, correlation: Double) {
-        func correlation(_ lag: Int, step: Int) -> Double {
-            var dot = 0.0, a = 0.0, b = 0.0
-            var i = 0
-            while i < probe.count {
-                let x = Double(probe[i]), y = Double(signal[lag + i])
-                dot += x * y
-                a += x * x
-                b += y * y
-                i += step
-            }
-            return a > 0 && b > 0 ? dot / (a * b).squareRoot() : 0
-        }
-        let last = signal.count - probe.count
-        guard last > 0 else { return (0, 0) }
-        var best = (lag: 0, correlation: -1.0)
-        for lag in stride(from: 0, to: last, by: 8) {
-            let c = correlation(lag, step: 8)
-            if c > best.correlation { best = (lag, c) }
-        }
-        var refined = (lag: best.lag, correlation: -1.0)
-        for lag in max(0, best.lag - 8)...min(last - 1, best.lag + 8) {
-            let c = correlation(lag, step: 1)
-            if c > refined.correlation { refined = (lag, c) }
-        }
-        return refined
+        #expect(abs(c.decodedSeconds - c.localSeconds) < 1)
+        // Same content: a second of the decoded speech found in the recording, correlating above 0.9.
+        #expect(c.correlation > 0.9)
+        #expect(abs(c.decodedLevelDB - c.localLevelDB) < 1)
     }
 }
 

@@ -39,4 +39,14 @@ extension LiveLoop {
         recordingStarted = nil
         return recorder.stop(detachingFrom: host)
     }
+
+    /// SIGRTMIN+1: starts the stream, or stops it (its end is sent); returns the log line.
+    func toggleStream() -> String {
+        let name = "\(StreamSignal.name): "
+        guard let streaming else { return name + "no stream configured (--stream URL or stream.url in the preset)" }
+        if streaming.isStreaming { return name + (streaming.stop(host, recorder: recorder) ?? "not streaming") }
+        do { return name + (try streaming.start(host, recorder: recorder)) } catch {
+            return name + "stream: \(error.message)"
+        }
+    }
 }

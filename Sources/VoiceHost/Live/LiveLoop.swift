@@ -77,7 +77,12 @@ final class LiveLoop {
                 startLines = try recorder.start(host, client: driver.clientName)
                 recordingStarted = ProcessInfo.processInfo.systemUptime
             }
-            if let streaming { startLines.append(try streaming.start(host, recorder: recorder)) }
+            if let streaming {
+                startLines.append(
+                    request.streamAutostart
+                        ? try streaming.start(host, recorder: recorder)
+                        : "stream to \(streaming.target) ready; start it with `stream start` or \(StreamSignal.killCommand)")
+            }
             try driver.start(host)
         } catch let error as HostError {
             driver.close()
@@ -110,6 +115,8 @@ final class LiveLoop {
             toggleRecording()
         case SIGUSR2:
             out.log(BackingText.toggle(backing))
+        case StreamSignal.number:
+            out.log(toggleStream())
         case SIGHUP where !signal.fromKernel:
             for line in control.reload() { out.log(line) }
         default:

@@ -27,6 +27,8 @@ public struct LiveRequest: Sendable {
     /// Stream a tap to Icecast from the start (`--stream`), and which tap.
     public var stream: StreamSettings?
     public var streamTap: Tap = .voice
+    /// Stream from the start; false: only on `stream start` or `StreamSignal` (SIGRTMIN+1).
+    public var streamAutostart = true
     /// When the server goes away, finalise the takes, wait for it to come back and resume with
     /// the same ports and connections into new takes (`--wait-for-server`), instead of exiting 69.
     public var waitForServer = false
@@ -45,7 +47,7 @@ public struct LiveRequest: Sendable {
 /// surfaces and the recordings; the JACK driver only moves audio. The main thread waits for
 /// signals in slices of 100 ms and between them runs `LiveLoop.tick`: server shutdown, write
 /// errors, commands, latency, status. SIGUSR1 starts or stops recording, SIGUSR2 pauses the
-/// backing track, SIGHUP from a user reloads the preset.
+/// backing track, SIGRTMIN+1 starts or stops the stream, SIGHUP from a user reloads the preset.
 ///
 /// Stopping takes the recordings away from the process thread and finalises them first, then
 /// leaves the server within a timeout (a stopped server cannot hang the exit; a second signal
@@ -58,7 +60,7 @@ public enum LiveSession {
     /// is not running or shuts down while we run (after finalising the files).
     public static func run(_ request: LiveRequest) throws(HostError) {
         // Before any other thread exists, so they all inherit the blocked mask.
-        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2])
+        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2, StreamSignal.number])
         let recorder = LiveRecorder(request.recording)
         try recorder.check(client: request.options.name)
         if let path = request.backingPath { _ = try BackingTrack.open(path) }

@@ -25,13 +25,9 @@ final class LiveStreaming {
             target = try settings.resolve()
             try LiveStream.check(target, sampleRate: 48_000)
         } catch {
-            throw HostError(Self.kind(error), "--stream: \(error.description)")
+            throw HostError(streaming: error)
         }
         self.tap = tap
-    }
-
-    private static func kind(_ error: StreamError) -> HostError.Kind {
-        HostError.Kind(rawValue: error.exitCode) ?? .unavailable
     }
 
     /// True while a stream runs (connecting, live or reconnecting).
@@ -44,7 +40,7 @@ final class LiveStreaming {
         do {
             started = try LiveStream.start(target, sampleRate: host.sampleRate, channels: tap.channels)
         } catch {
-            throw HostError(Self.kind(error), "--stream: \(error.description)")
+            throw HostError(streaming: error)
         }
         guard recorder.reroute(host, extra: recorder.extraRoutes + [TapRoute(tap: tap, input: started.input)]) else {
             started.finishProducer()

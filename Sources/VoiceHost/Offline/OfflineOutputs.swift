@@ -99,13 +99,19 @@ final class OfflineOutputs {
     /// The cycle's routes: each file's window on the timeline (see the type's comment).
     func routes(latency: Int, monitorLatency: Int, micFrames: Int?) -> [TapRoute] {
         outputs.map { o in
-            let skip: Int
-            switch o.tap {
-            case .voice, .tuning, .karaoke: skip = latency
-            case .monitor: skip = monitorLatency
-            case .mic, .reference: skip = 0
-            }
-            return TapRoute(tap: o.tap, input: o.recording.input, skip: skip, limit: micFrames)
+            TapRoute(
+                tap: o.tap, input: o.recording.input,
+                skip: Self.lag(of: o.tap, latency: latency, monitorLatency: monitorLatency), limit: micFrames)
+        }
+    }
+
+    /// Frames `tap` lags the mic by: the voice and what carries it by the engine's latency, the
+    /// processed monitor by its own, the inputs by none.
+    static func lag(of tap: Tap, latency: Int, monitorLatency: Int) -> Int {
+        switch tap {
+        case .voice, .tuning, .karaoke: latency
+        case .monitor: monitorLatency
+        case .mic, .reference: 0
         }
     }
 

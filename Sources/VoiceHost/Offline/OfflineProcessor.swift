@@ -4,6 +4,7 @@ import VoiceEngine
 import VoiceFiles
 import VoiceRT
 import VoiceRecorder
+import VoiceStream
 
 /// What to process offline and where to put it.
 public struct OfflineRequest: Sendable {
@@ -23,6 +24,11 @@ public struct OfflineRequest: Sendable {
     /// A backing track played on the speakers while MIC was recorded: mixed into the reference
     /// (which may then be absent) and into the karaoke tap. nil: the preset's `backing.file`.
     public var backingPath: String?
+    /// Send a tap (`streamTap`) to an Icecast mount in real time while processing (`--stream`).
+    public var stream: StreamSettings?
+    public var streamTap: Tap = .voice
+    /// How the stream buffers and retries (tests shorten the times).
+    public var streamOptions = StreamOptions()
 
     public init(micPath: String, referencePath: String?, outputPath: String) {
         self.micPath = micPath
@@ -49,6 +55,10 @@ public struct OfflineReport: Sendable {
     public internal(set) var backingUnderruns: Int?
     /// How the output was written when that is worth saying (a followed symbolic link).
     public internal(set) var outputNote: String?
+    /// `--stream`: what went on air (`streamed voice to icecast://...: stream stopped, on air ...`).
+    public internal(set) var streamLine: String?
+    /// `--stream`: the error the stream stopped on mid-run, if any (the files are complete).
+    public internal(set) var streamError: StreamError?
 }
 
 /// Runs a session over files: the offline driver renders the very cycle the JACK client runs
@@ -96,10 +106,29 @@ public enum OfflineProcessor {
             outputPath: request.outputPath, format: format, taps: request.taps, sampleRate: sources.sampleRate,
             force: request.force, hasReference: sources.referenceChannels > 0 || backing != nil)
         let status = host.status()
+        let monitorLatency = host.cycle.pointee.monitorLatency
+        let streaming: OfflineStreaming?
+        do {
+            streaming = try request.stream.map { (settings) throws(HostError) in
+                if request.streamTap == .reference && !(sources.referenceChannels > 0 || backing != nil) {
+                    throw HostError(.usage, "--stream-tap reference: this run has no reference (--ref or --backing)")
+                }
+                return try OfflineStreaming(
+                    settings: settings, tap: request.streamTap, sampleRate: sources.sampleRate,
+                    options: request.streamOptions)
+            }
+        } catch {
+            outputs.discard()
+            throw error
+        }
+        let streamRoute = streaming.map {
+            $0.route(
+                skip: OfflineOutputs.lag(of: $0.tap, latency: status.latency, monitorLatency: monitorLatency),
+                limit: sources.micFrames)
+        }
         _ = host.route(
-            outputs.routes(
-                latency: status.latency, monitorLatency: host.cycle.pointee.monitorLatency, micFrames: sources.micFrames
-            ))
+            outputs.routes(latency: status.latency, monitorLatency: monitorLatency, micFrames: sources.micFrames)
+                + [streamRoute].compactMap { $0 })
         if let backing { host.attachBacking(backing.source) }
         let cpuStart = cpuTime()
         let driver = OfflineDriver(
@@ -107,6 +136,7 @@ public enum OfflineProcessor {
             beforeCycle: { () throws(HostError) in
                 try backing?.refill()
                 try outputs.waitForRoom(request.blockSize)
+                streaming?.pace(frames: request.blockSize)
             },
             afterMicEnded: { host.limitRecordings(toFrames: $0) })
         do {
@@ -114,9 +144,11 @@ public enum OfflineProcessor {
         } catch {
             _ = host.route([])
             outputs.discard()
+            streaming?.abandon()
             throw driver.failure ?? HostError(.io, error.message)
         }
         _ = host.route([])
+        let streamStatus = streaming?.finish()
         let written = try outputs.finish()
         var notes = sources.notes
         if let backing, let path = backingPath {
@@ -126,6 +158,8 @@ public enum OfflineProcessor {
                     + (configuration.needsReference ? "; mixed into the reference" : ""))
         }
         if preset.ducking { notes.append("ducking is live only: --ref is taken as what the speakers played") }
+        // The stream's own lines already start with "stream".
+        notes += streaming?.takeMessages() ?? []
         var report = OfflineReport(
             frames: written.frames, sampleRate: sources.sampleRate,
             referenceChannels: backing != nil ? 2 : sources.referenceChannels,
@@ -133,6 +167,10 @@ public enum OfflineProcessor {
             cpuSeconds: cpuTime() - cpuStart, notes: notes, tapLines: written.tapLines)
         report.backingUnderruns = backing?.underruns
         report.outputNote = outputs.notes.isEmpty ? nil : outputs.notes.joined(separator: "; ")
+        if let streaming, let streamStatus {
+            report.streamLine = "streamed \(streaming.tap.rawValue) to \(streaming.target): \(streamStatus.text)"
+            report.streamError = streamStatus.error
+        }
         return report
     }
 

@@ -1,0 +1,71 @@
+import ArgumentParser
+import VoiceEngine
+import VoicePresets
+import VoiceRecorder
+import VoiceStream
+
+/// The `--stream` options `run` and `process` share. Each one overrides the preset's `[stream]`
+/// key of the same meaning; `--stream URL` also overrides `stream.url`.
+///
+/// - Realtime: never; main thread.
+struct StreamArguments: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Stream to Icecast: icecast://USER:PASS@HOST:PORT/MOUNT (overrides the preset's stream.url; the mount's .ogg/.opus or .mp3 picks the format; the password may come from --stream-password-env or --stream-password-file instead and is never printed).",
+            valueName: "url"))
+    var stream: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Tap to stream: voice (default), mic, reference, monitor, karaoke (overrides stream.tap).",
+            valueName: "tap"))
+    var streamTap: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Stream format: opus or mp3 (default: stream.format, else from the mount's extension, else opus).",
+            valueName: "format"))
+    var streamFormat: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Stream bitrate in kb/s (default stream.bitrate_kbps, else 64 for Opus, 128 for MP3).", valueName: "kbps"))
+    var streamBitrate: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Environment variable holding the stream's source password.", valueName: "name"))
+    var streamPasswordEnv: String?
+
+    @Option(
+        name: .long, help: ArgumentHelp("File holding the stream's source password (first line).", valueName: "path"))
+    var streamPasswordFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Stream name shown by Icecast (overrides stream.name).", valueName: "text"))
+    var streamName: String?
+
+    func validate() throws {
+        if let streamTap, Tap(rawValue: streamTap) == nil || streamTap == Tap.tuning.rawValue {
+            throw ValidationError(
+                "--stream-tap \(streamTap) is not a tap that can stream; use voice, mic, reference, monitor or karaoke")
+        }
+    }
+
+    /// The stream to run: the preset's `[stream]` with these flags over it; nil when neither
+    /// names a URL. A password source given here replaces the preset's (one source only).
+    func settings(_ configuration: EngineConfiguration) -> (settings: StreamSettings, tap: Tap)? {
+        guard var s = PresetStream.settings(configuration, url: stream) else { return nil }
+        if let streamFormat { s.format = streamFormat }
+        if let streamBitrate { s.bitrateKbps = streamBitrate }
+        if streamPasswordEnv != nil || streamPasswordFile != nil {
+            s.passwordEnv = streamPasswordEnv
+            s.passwordFile = streamPasswordFile
+        }
+        if let streamName { s.name = streamName }
+        let tap = Tap(rawValue: streamTap ?? configuration.streamTap) ?? .voice
+        return (s, tap)
+    }
+}
