@@ -31,6 +31,9 @@ struct PresetKey: Sendable {
     let help: String
     let kind: Kind
 
+    /// Keys whose values are never repeated in messages (a URL with a password in it).
+    static let mayHoldSecrets: Set = ["stream.url"]
+
     /// `section.name`, the form used in every message.
     var fullName: String { "\(section).\(name)" }
 
@@ -129,7 +132,11 @@ extension PresetKey {
             guard case .string(let text) = value.kind else {
                 throw failure("\(fullName) must be a string (\(allowed)), not \(value.text)")
             }
-            if let problem = check(text) { throw failure("\(fullName) = \(value.text): \(problem)") }
+            if let problem = check(text) {
+                // A URL may carry a password by mistake: never echo it.
+                let shown = Self.mayHoldSecrets.contains(fullName) ? "" : " = \(value.text)"
+                throw failure("\(fullName)\(shown): \(problem)")
+            }
             return .text(text)
         case .list(let choices, _, _):
             guard case .string(let text) = value.kind else {
