@@ -55,12 +55,14 @@ struct StreamArguments: ParsableArguments {
     }
 
     /// The stream to run: the preset's `[stream]` with these flags over it; nil when neither
-    /// names a URL. A password source given here replaces the preset's (one source only).
+    /// names a URL.
     func settings(_ configuration: EngineConfiguration) -> (settings: StreamSettings, tap: Tap)? {
         guard var s = PresetStream.settings(configuration, url: stream) else { return nil }
         if let streamFormat { s.format = streamFormat }
         if let streamBitrate { s.bitrateKbps = streamBitrate }
-        if streamPasswordEnv != nil || streamPasswordFile != nil {
+        // A password source given here (a password in --stream's URL too) replaces the preset's.
+        let urlHasPassword = stream.flatMap { try? IcecastURL(parsing: $0) }?.password != nil
+        if urlHasPassword || streamPasswordEnv != nil || streamPasswordFile != nil {
             s.passwordEnv = streamPasswordEnv
             s.passwordFile = streamPasswordFile
         }

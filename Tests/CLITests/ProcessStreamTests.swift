@@ -91,4 +91,44 @@ struct ProcessStreamTests {
             #expect(!FileManager.default.fileExists(atPath: out), "\(out) was written")
         }
     }
+
+    @Test("the --stream-* flags override the preset's [stream] keys, which apply where no flag is given")
+    func flagsOverrideThePreset() throws {
+        let (mic, ref) = try inputs(rate: 16_000)
+        let preset = folder.file("show.toml")
+        try """
+        base = "echo-cancel"
+        [stream]
+        format = "mp3"
+        bitrate_kbps = 128
+        password_env = "VOICERACK_TEST_UNSET_VARIABLE"
+        """.write(toFile: preset, atomically: true, encoding: .utf8)
+        let base = ["process", "--preset", preset, "--mic", mic, "--ref", ref, "--out", folder.file("o.wav")]
+        // The URL's password replaces password_env (else: "is not set"); the preset's mp3 applies.
+        let mp3 = try CommandRunner.voicerack(
+            base + ["--stream", "icecast://source:x@127.0.0.1:9/a.ogg", "--stream-bitrate", "999"])
+        #expect(mp3.status == 64 && mp3.standardError.contains("999 is not an MP3 bitrate"), "\(mp3.standardError)")
+        // --stream-format replaces the preset's format.
+        let opus = try CommandRunner.voicerack(
+            base + ["--stream", "icecast://source:x@127.0.0.1:9/a.ogg", "--stream-bitrate", "999", "--stream-format", "opus"])
+        #expect(opus.status == 64 && opus.standardError.contains("999 is outside opus's 6...510"), "\(opus.standardError)")
+        // Without a password in the URL, the preset's password_env is used.
+        let env = try CommandRunner.voicerack(base + ["--stream", "icecast://source@127.0.0.1:9/a.mp3"])
+        #expect(
+            env.status == 64 && env.standardError.contains("VOICERACK_TEST_UNSET_VARIABLE is not set"),
+            "\(env.standardError)")
+    }
+
+    @Test("presets check refuses a [stream] with a password (65, file:line) and voicerack run refuses it before any JACK work")
+    func refusesAPasswordInAPreset() throws {
+        let preset = folder.file("leaky.toml")
+        try "[stream]\nurl = \"icecast://source:hackme@127.0.0.1:8000/a.ogg\"\n".write(
+            toFile: preset, atomically: true, encoding: .utf8)
+        for arguments in [["presets", "check", preset], ["run", "--preset", preset]] {
+            let r = try CommandRunner.voicerack(arguments)
+            #expect(r.status == 65, "\(arguments): \(r.standardError)")
+            #expect(r.standardError.contains("\(preset):2: stream.url: a preset never holds the password"), "\(r.standardError)")
+            #expect(!(r.standardError + r.standardOutput).contains("hackme"))
+        }
+    }
 }
