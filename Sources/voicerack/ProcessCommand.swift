@@ -29,12 +29,12 @@ struct Process: ParsableCommand {
             processing (bad settings 64, server unreachable 69, credentials refused 77), goes on \
             air from the file's first sample and prints what went on air. The preset's [stream] \
             format, bitrate, metadata and password source apply; the --stream-* flags override \
-            them. OUT is still written (use --out /dev/null to stream only).
+            them. OUT is still written (--out /dev/null --format wav streams only).
 
             Example:
               voicerack process --preset echo-cancel --mic mic.wav --ref far.wav --out clean.wav
               voicerack process --preset karaoke --mic take.wav --backing song.flac --out voice.wav --record karaoke=mix.wav
-              STREAM_PASS=hackme voicerack process --mic take.wav --ref far.wav --out /dev/null \\
+              STREAM_PASS=hackme voicerack process --mic take.wav --ref far.wav --out /dev/null --format wav \\
                 --stream icecast://source@127.0.0.1:8000/test.opus --stream-password-env STREAM_PASS
             """)
 
