@@ -32,6 +32,20 @@ enum RecordingText {
             + String(format: "%.1f%% of the period (%.2f ms)", c.worstPercentOfPeriod, c.worstMilliseconds)
             + String(format: ", most work %.1f%%", c.worstWorkPercentOfPeriod)
             + ", xruns \(d.xruns)"
-            + (d.framesMissed > 0 ? ", \(d.framesMissed) frames not run (padded with silence)" : "")
+            + (d.framesMissed > 0 ? ", " + framesNotRun(d) : "")
+    }
+
+    /// `2496 frames not run (padded with silence; 1472 of them at 4 buffer-size changes, where the
+    /// server ran no process callback before voicerack had taken the new size, as PipeWire's JACK
+    /// does)`.
+    static func framesNotRun(_ d: DriverStatus) -> String {
+        var text = "\(d.framesMissed) frames not run (padded with silence"
+        if d.framesMissedAtSizeChange > 0 {
+            let all = d.framesMissedAtSizeChange == d.framesMissed ? "all" : "\(d.framesMissedAtSizeChange)"
+            let changes = d.sizeChangesWithFramesMissed
+            text +=
+                "; \(all) of them at \(changes) buffer-size change\(changes == 1 ? "" : "s"), where the server ran no process callback before voicerack had taken the new size, as PipeWire's JACK does"
+        }
+        return text + ")"
     }
 }

@@ -10,4 +10,8 @@ public struct DriverStatus: Sendable {
     public var cycle: CycleFigures
     /// Frames of the server's timeline this client did not run for (padded in recordings).
     public var framesMissed: Int
+    /// Of `framesMissed`, those the server skipped just before the first cycle at a new buffer
+    /// size (PipeWire's JACK skips at least one cycle at each new quantum), and at how many sizes.
+    public var framesMissedAtSizeChange = 0
+    public var sizeChangesWithFramesMissed = 0
 }

@@ -33,11 +33,14 @@ extension JACKDriver {
     /// The figures now. Valid after `close()` too, except the DSP load (0 then).
     /// - Realtime: never; main thread.
     public func status() -> DriverStatus {
-        DriverStatus(
+        var status = DriverStatus(
             xruns: context.pointee.xruns.load(ordering: .relaxed),
             cpuLoad: closedOrShutDown ? 0 : jack_cpu_load(jackClient),
             cycle: context.pointee.timing.figures(), framesMissed: context.pointee.framesMissed.load(ordering: .relaxed)
         )
+        status.framesMissedAtSizeChange = context.pointee.framesMissedAtSizeChange.load(ordering: .relaxed)
+        status.sizeChangesWithFramesMissed = context.pointee.sizeChangesWithFramesMissed.load(ordering: .relaxed)
+        return status
     }
 
     private var closedOrShutDown: Bool { serverHasShutDown || !isOpen }

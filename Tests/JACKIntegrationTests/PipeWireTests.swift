@@ -84,6 +84,15 @@ extension LiveClientTests {
         return (lost, number(before: " frames not run") ?? 0)
     }
 
+    /// The summary's frames not run at buffer-size changes (`...; 1472 of them at 4 buffer-size
+    /// changes`; `all` means every frame not run), 0 when it names none.
+    static func framesNotRunAtSizeChanges(_ output: String) -> Int {
+        guard let r = output.range(of: " of them at ") else { return 0 }
+        let word = output[..<r.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+        if word == "all" { return lostAndNotRun(output)?.notRun ?? 0 }
+        return Int(word) ?? 0
+    }
+
     @Test(
         "PipeWire's JACK: the eight ports with their directions, voice_out's latency, a clean stop",
         .enabled(if: PipeWireServer.available, "pipewire, pipewire-jack or the JACK tools are missing"))
@@ -191,7 +200,7 @@ extension LiveClientTests {
         let (lost, notRun) = try #require(Self.lostAndNotRun(output), "\(output)")
         let voice = try AudioFileContents.read(take)
         print(
-            "pipewire quanta \(quanta): take \(fmt(Self.seconds(voice))) s of \(fmt(elapsed)) s run, lost \(lost), not run (skipped by PipeWire's JACK at a change, padded) \(notRun); \(output.split(separator: "\n").filter { $0.contains("summary: callback") })"
+            "pipewire quanta \(quanta): take \(fmt(Self.seconds(voice))) s of \(fmt(elapsed)) s run, lost \(lost), not run (padded) \(notRun), of them at the quantum changes \(Self.framesNotRunAtSizeChanges(output)); \(output.split(separator: "\n").filter { $0.contains("summary: callback") })"
         )
         // The timeline is the wall clock's: no frame-time jump of a driver change padded in.
         #expect(
@@ -201,6 +210,13 @@ extension LiveClientTests {
         // ran without calling voicerack: at least the first at each new quantum, at most 0.2 s.
         #expect(lost == notRun, "lost \(lost), not run \(notRun)")
         #expect(notRun <= 9_600, "\(notRun) frames not run")
+        // Those at the changes are told apart: PipeWire's JACK runs no process callback in the
+        // first cycle at a new quantum (before the client has the new size), so at least one
+        // cycle of each new size (256 → 64 → 256 → 1024 → 128: 64 + 256 + 1024 + 128) is never
+        // voicerack's.
+        let atChanges = Self.framesNotRunAtSizeChanges(output)
+        #expect(atChanges >= 1_472 && atChanges <= notRun, "\(atChanges) of \(notRun) at the changes:\n\(output)")
+        #expect(output.contains("at 4 buffer-size changes"), "\(output)")
         // The sine is in the take up to its end (raw preset: voice = mic).
         let tail = Measure.levelDB(voice.channels[0], (voice.frames - 24_000)..<voice.frames)
         #expect(abs(tail - Self.sineDBFS) < 0.5, "the last 0.5 s: \(tail) dBFS")

@@ -12,17 +12,24 @@ import VoiceRecorder
 final class CycleRig {
     let host: CycleHost
     let block: Int
+    /// Frames of each cycle `render` runs: the engine's block, or more (a period that grew
+    /// before the engine for it was built).
+    let frames: Int
     let buffers: [UnsafeMutablePointer<Float>]
     private var recordings: [Recording] = []
     private let folder: String
 
-    init(configuration: EngineConfiguration, rate: Int, block: Int, referenceChannels: Int) throws {
+    init(
+        configuration: EngineConfiguration, rate: Int, block: Int, referenceChannels: Int, cycleFrames: Int? = nil
+    ) throws {
         host = try CycleHost(
             configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
         self.block = block
+        let frames = cycleFrames ?? block
+        self.frames = frames
         buffers = (0..<8).map { _ in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: block)
-            p.initialize(repeating: 0, count: block)
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+            p.initialize(repeating: 0, count: frames)
             return p
         }
         folder = NSTemporaryDirectory() + "voicerack-rt-\(getpid())-\(UUID().uuidString)"
@@ -59,7 +66,7 @@ final class CycleRig {
     func render(mic: UnsafePointer<Float>, far: UnsafePointer<Float>) {
         let io = CycleIO(
             mic: mic, farLeft: far, farRight: far, voice: buffers[0], speakerLeft: buffers[1], speakerRight: buffers[2],
-            monitorLeft: buffers[3], monitorRight: buffers[4], frames: block)
+            monitorLeft: buffers[3], monitorRight: buffers[4], frames: frames)
         host.cycle.pointee.render(io)
     }
 

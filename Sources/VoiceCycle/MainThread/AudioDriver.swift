@@ -26,8 +26,8 @@ public protocol AudioDriver: AnyObject {
 public protocol DriverClient: AnyObject, Sendable {
     /// The cycle to render, at a stable address for the client's lifetime.
     var cycle: UnsafeMutablePointer<CycleState> { get }
-    /// The driver's cycles are `frames` long from now on (larger ones are silent until the
-    /// client has followed).
+    /// The driver's cycles are `frames` long from now on. Returns at once: the client follows
+    /// on its own thread and renders the new cycles with its current engine until then.
     func blockSizeChanged(to frames: Int)
 }
 

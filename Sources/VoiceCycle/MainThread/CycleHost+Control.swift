@@ -85,8 +85,7 @@ extension CycleHost {
         let c = cycle
         return CycleStatus(
             health: health, sampleRate: sampleRate, blockSize: blockSize, latency: latency,
-            silentCycles: c.pointee.silentCycles.load(ordering: .relaxed)
-                + c.pointee.oversizedCycles.load(ordering: .relaxed),
+            silentCycles: c.pointee.silentCycles.load(ordering: .relaxed),
             problem: blockSizeProblem.withLock { $0 }, voiceMuted: c.pointee.muteRequested.load(ordering: .relaxed),
             talkingWhileMuted: c.pointee.mutedTalking.load(ordering: .relaxed),
             mutedTalkEvents: c.pointee.mutedTalkEvents.load(ordering: .relaxed))

@@ -26,7 +26,8 @@ struct OwnedEngine: @unchecked Sendable {
 /// a `DriverClient`.
 ///
 /// - Realtime: never. Main thread, except `blockSizeChanged`, which a driver calls on its
-///   notification thread; the engine's mutex serialises the two.
+///   notification thread and which hands the work to the engine builder's thread; the engine's
+///   mutex serialises them.
 public final class CycleHost: DriverClient, @unchecked Sendable {
     /// Samples per second the engine runs at.
     public let sampleRate: Int
@@ -41,6 +42,10 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
     let karaokeGains: (voice: Float, backing: Float)
     /// Why the last block-size change could not be followed (nil when fine).
     let blockSizeProblem = Mutex<String?>(nil)
+    /// Builds engines for new block sizes off the driver's thread, one at a time, in order.
+    let engineBuilder = DispatchQueue(label: "voicerack-engine-builder")
+    /// The block size the driver announced last (the builder follows the latest).
+    let requestedBlockSize = Atomic<Int>(0)
 
     /// Builds the engine for `blockSize`-frame cycles. - Realtime: never.
     public init(

@@ -41,4 +41,14 @@ public struct CycleIO: BitwiseCopyable {
         self.frames = frames
         self.framesMissed = framesMissed
     }
+
+    /// `frames` samples of every buffer from `offset` on (a piece of this cycle); the piece
+    /// carries the missed frames only when it is the first. - Realtime: safe.
+    @inline(__always) @_noLocks
+    public func slice(from offset: Int, frames: Int) -> CycleIO {
+        CycleIO(
+            mic: mic + offset, farLeft: farLeft + offset, farRight: farRight + offset, voice: voice + offset,
+            speakerLeft: speakerLeft + offset, speakerRight: speakerRight + offset, monitorLeft: monitorLeft + offset,
+            monitorRight: monitorRight + offset, frames: frames, framesMissed: offset == 0 ? framesMissed : 0)
+    }
 }

@@ -14,30 +14,24 @@ import VoiceEngine
 extension CycleState {
     /// Renders one cycle: the (ducked) far end plus the backing track to the speakers, which is
     /// also the engine's echo reference; the voice; the monitor mix with its feedback guard; then
-    /// the taps. Without an engine token (a swap is in progress) or with a block larger than the
-    /// engine was built for, the far end passes to the speakers and voice and monitor are silent.
+    /// the taps. Without an engine token (a swap is in progress) the far end passes to the
+    /// speakers and voice and monitor are silent. A cycle larger than the engine's block (the
+    /// period grew and the engine for it is still being built, off this thread) is rendered in
+    /// pieces of the engine's block, as if the driver had run that many shorter cycles.
     ///
     /// - Realtime: safe; the driver's process thread only.
     @_noLocks
     public mutating func render(_ io: CycleIO) {
-        let n = io.frames
         var backingPlayed = false
-        if let state = takeEngine(n) {
-            state.pointee.feedSpeakers(
-                farLeft: io.farLeft, farRight: io.farRight, speakerLeft: io.speakerLeft,
-                speakerRight: io.speakerRight, frames: n)
-            // The backing joins the speakers after ducking, so it is in the reference and the monitor.
-            if let backing {
-                backing.pointee.play(into: io.speakerLeft, io.speakerRight, frames: n)
-                backingPlayed = true
+        if let state = takeEngine() {
+            let block = state.pointee.plan.blockSize
+            if io.frames > block { oversizedCycles.add(1, ordering: .relaxed) }
+            var offset = 0
+            while offset < io.frames {
+                renderEngine(state, io.slice(from: offset, frames: min(block, io.frames - offset)))
+                offset += block
             }
-            state.pointee.render(
-                mic: io.mic, farLeft: io.speakerLeft, farRight: io.speakerRight, voice: io.voice, frames: n)
-            state.pointee.mixMonitor(
-                voice: io.voice, speakerLeft: io.speakerLeft, speakerRight: io.speakerRight,
-                monitorLeft: io.monitorLeft, monitorRight: io.monitorRight, frames: n)
-            // After the monitor (you still hear yourself), before the taps (they record voice_out).
-            applyMute(io, voiceActive: state.pointee.voiceActive)
+            backingPlayed = backing != nil
             // Release: the control side may free the engine once it holds the token again, so
             // this cycle's writes to it must happen before.
             engineSlot.store(UnsafeMutableRawPointer(state), ordering: .releasing)
@@ -47,24 +41,36 @@ extension CycleState {
         routeTaps(io, backingPlayed: backingPlayed)
     }
 
-    /// Takes the engine's token for this cycle; nil (and counted) when a swap holds it or the
-    /// block is larger than the engine was built for (the token is then put back at once).
+    /// The engine's part of a cycle of at most its block: speakers, backing, voice, monitor, mute.
     /// - Realtime: safe.
     @inline(__always) @_noLocks
-    func takeEngine(_ n: Int) -> UnsafeMutablePointer<EngineState>? {
+    mutating func renderEngine(_ state: UnsafeMutablePointer<EngineState>, _ io: CycleIO) {
+        let n = io.frames
+        state.pointee.feedSpeakers(
+            farLeft: io.farLeft, farRight: io.farRight, speakerLeft: io.speakerLeft, speakerRight: io.speakerRight,
+            frames: n)
+        // The backing joins the speakers after ducking, so it is in the reference and the monitor.
+        backing?.pointee.play(into: io.speakerLeft, io.speakerRight, frames: n)
+        state.pointee.render(
+            mic: io.mic, farLeft: io.speakerLeft, farRight: io.speakerRight, voice: io.voice, frames: n)
+        state.pointee.mixMonitor(
+            voice: io.voice, speakerLeft: io.speakerLeft, speakerRight: io.speakerRight,
+            monitorLeft: io.monitorLeft, monitorRight: io.monitorRight, frames: n)
+        // After the monitor (you still hear yourself), before the taps (they record voice_out).
+        applyMute(io, voiceActive: state.pointee.voiceActive)
+    }
+
+    /// Takes the engine's token for this cycle; nil (and counted) when a swap holds it.
+    /// - Realtime: safe.
+    @inline(__always) @_noLocks
+    func takeEngine() -> UnsafeMutablePointer<EngineState>? {
         // Acquire pairs with the control side's release when it installed this engine, so the
         // engine's memory is fully visible here.
         guard let token = engineSlot.exchange(nil, ordering: .acquiring) else {
             silentCycles.add(1, ordering: .relaxed)
             return nil
         }
-        let state = token.assumingMemoryBound(to: EngineState.self)
-        guard n <= state.pointee.plan.blockSize else {
-            oversizedCycles.add(1, ordering: .relaxed)
-            engineSlot.store(token, ordering: .releasing)
-            return nil
-        }
-        return state
+        return token.assumingMemoryBound(to: EngineState.self)
     }
 
     /// Glides the voice to the requested mute and follows the talker while muted. - Realtime: safe.

@@ -30,7 +30,7 @@ public struct CycleState: ~Copyable, @unchecked Sendable {
     /// Cycles that ran without an engine (a swap held it): voice and monitor were silent.
     public let silentCycles = Atomic<Int>(0)
     /// Cycles whose block was larger than the engine's (between a buffer-size change and the
-    /// swap); voice and monitor were silent for them.
+    /// swap): rendered in pieces of the engine's block, nothing silenced.
     public let oversizedCycles = Atomic<Int>(0)
     /// Samples of latency `voice_out` adds to `mic_in` (the engine's latency). Drivers report it
     /// (JACK's latency callback); the taps line up with it.

@@ -85,7 +85,7 @@ extension LiveLoop {
             )
         }
         // The engine follows a new period as on a buffer-size change (nothing if it is the same).
-        host.blockSizeChanged(to: fresh.blockSize)
+        host.rebuildEngine(for: fresh.blockSize)
         driver = fresh
         restart.waiting = false
         restart.take += 1

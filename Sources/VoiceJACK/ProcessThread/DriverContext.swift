@@ -42,6 +42,13 @@ struct DriverContext: ~Copyable, @unchecked Sendable {
     /// Frames of the server's timeline that passed without a cycle of ours (counted by the
     /// process thread; padded with silence in the recordings).
     let framesMissed = Atomic<Int>(0)
+    /// The last cycle's size; 0 before the first. Process thread only.
+    let lastCycleFrames = Atomic<Int>(0)
+    /// Of `framesMissed`, those missed just before the first cycle at a new buffer size, and at
+    /// how many sizes: PipeWire's JACK runs no process callback until the client has been told
+    /// of the new quantum (its buffer-size callback returned), so those cycles were never ours.
+    let framesMissedAtSizeChange = Atomic<Int>(0)
+    let sizeChangesWithFramesMissed = Atomic<Int>(0)
     /// The cycle the process callback renders (nil until `JACKDriver.start`).
     var cycle: UnsafeMutablePointer<CycleState>?
     /// xruns JACK reported (xrun callback, notification thread).

@@ -34,7 +34,9 @@ extension DriverContext {
     /// Frames of the server's timeline since the last cycle that this client never rendered:
     /// the process was stopped (SIGSTOP, a debugger) or kept from running past whole periods, or
     /// the server skipped the client (PipeWire's JACK runs no process callback in the first cycle
-    /// at a new quantum). The first cycle, and a timeline that went backwards, count nothing.
+    /// at a new quantum, nor while the client's buffer-size callback runs: those are counted
+    /// apart, as missed at a size change). The first cycle, and a timeline that went backwards,
+    /// count nothing.
     ///
     /// The frame time is checked against the wall clock (`start`, ns): PipeWire's JACK reports
     /// the position of whichever node drives the graph, and each driver counts its own frames,
@@ -45,6 +47,7 @@ extension DriverContext {
     func missedSinceLastCycle(_ frames: jack_nframes_t, startedAt start: Int) -> Int {
         let now = cycleStartFrame(client)
         let expected = expectedFrame.exchange(now &+ frames, ordering: .relaxed)
+        let previousFrames = lastCycleFrames.exchange(Int(frames), ordering: .relaxed)
         let period = Int(frames) &* 1_000_000_000 / sampleRate
         let expectedStart = expectedStartNanoseconds.exchange(start &+ period, ordering: .relaxed)
         guard expected != .max else { return 0 }
@@ -54,7 +57,13 @@ extension DriverContext {
         let late = (start &- expectedStart) &* sampleRate / 1_000_000_000
         let missed = Self.framesNotRun(
             frameTimeAhead: ahead, wallClockLate: late, frames: Int(frames), sampleRate: sampleRate)
-        if missed > 0 { framesMissed.add(missed, ordering: .relaxed) }
+        if missed > 0 {
+            framesMissed.add(missed, ordering: .relaxed)
+            if previousFrames != 0 && previousFrames != Int(frames) {
+                framesMissedAtSizeChange.add(missed, ordering: .relaxed)
+                sizeChangesWithFramesMissed.add(1, ordering: .relaxed)
+            }
+        }
         return missed
     }
 
