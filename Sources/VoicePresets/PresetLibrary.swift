@@ -57,7 +57,8 @@ public struct PresetLibrary: Sendable {
         if let (key, message) = PresetStream.problem(configuration) {
             // The line that set the key, when this file set it (else a base did: the file alone).
             let line = definition.settings.last { $0.key.fullName == "stream.\(key)" }?.line
-            throw PresetError(file: definition.path, line: line, key: "stream.\(key)", message: "stream.\(key): \(message)")
+            throw PresetError(
+                file: definition.path, line: line, key: "stream.\(key)", message: "stream.\(key): \(message)")
         }
         return Preset(
             name: definition.name, description: definition.description ?? "", source: definition.path,

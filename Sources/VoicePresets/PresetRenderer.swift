@@ -34,7 +34,9 @@ public enum PresetRenderer {
             // Shown when a stream is set up; otherwise dozens of presets would carry an empty one.
             var defaults = EngineConfiguration()
             defaults.effectOrder = configuration.effectOrder
-            return PresetSchema.keys(in: "stream").contains { $0.tomlValue(in: configuration) != $0.tomlValue(in: defaults) }
+            return PresetSchema.keys(in: "stream").contains {
+                $0.tomlValue(in: configuration) != $0.tomlValue(in: defaults)
+            }
         }
         guard let kind = EffectKind(rawValue: section) else { return true }
         return configuration.effectOrder.contains(kind)

@@ -43,7 +43,8 @@ enum PresetSchema {
         + [("output", "Gain applied to voice_out, after all processing.")]
 
     static let keys: [PresetKey] =
-        jackKeys + engineKeys + backingKeys + [recordingFormat] + streamKeys + [chainOrder] + EffectKind.allCases.flatMap(effectKeys)
+        jackKeys + engineKeys + backingKeys + [recordingFormat] + streamKeys + [chainOrder]
+        + EffectKind.allCases.flatMap(effectKeys)
 
     /// `recording.format`: checked with libsndfile's own list, so a preset cannot name a format
     /// this machine cannot write.

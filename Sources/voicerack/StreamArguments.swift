@@ -32,7 +32,8 @@ struct StreamArguments: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Stream bitrate in kb/s (default stream.bitrate_kbps, else 64 for Opus, 128 for MP3).", valueName: "kbps"))
+        help: ArgumentHelp(
+            "Stream bitrate in kb/s (default stream.bitrate_kbps, else 64 for Opus, 128 for MP3).", valueName: "kbps"))
     var streamBitrate: Int?
 
     @Option(

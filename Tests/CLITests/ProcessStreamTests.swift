@@ -79,7 +79,10 @@ struct ProcessStreamTests {
                 "bitrate_kbps: 100 is not an MP3 bitrate"
             ),
             (["--stream", "icecast://source:x@127.0.0.1:\(closed)/a.ogg"], 69, "cannot reach"),
-            (["--stream", "icecast://source:wrong-pass@127.0.0.1:\(icecast.port)/a.ogg"], 77, "refused the source credentials"),
+            (
+                ["--stream", "icecast://source:wrong-pass@127.0.0.1:\(icecast.port)/a.ogg"], 77,
+                "refused the source credentials"
+            ),
         ]
         for (arguments, code, says) in cases {
             let out = folder.file("out-\(code).wav")
@@ -110,8 +113,12 @@ struct ProcessStreamTests {
         #expect(mp3.status == 64 && mp3.standardError.contains("999 is not an MP3 bitrate"), "\(mp3.standardError)")
         // --stream-format replaces the preset's format.
         let opus = try CommandRunner.voicerack(
-            base + ["--stream", "icecast://source:x@127.0.0.1:9/a.ogg", "--stream-bitrate", "999", "--stream-format", "opus"])
-        #expect(opus.status == 64 && opus.standardError.contains("999 is outside opus's 6...510"), "\(opus.standardError)")
+            base + [
+                "--stream", "icecast://source:x@127.0.0.1:9/a.ogg", "--stream-bitrate", "999", "--stream-format",
+                "opus",
+            ])
+        #expect(
+            opus.status == 64 && opus.standardError.contains("999 is outside opus's 6...510"), "\(opus.standardError)")
         // Without a password in the URL, the preset's password_env is used.
         let env = try CommandRunner.voicerack(base + ["--stream", "icecast://source@127.0.0.1:9/a.mp3"])
         #expect(
@@ -119,7 +126,9 @@ struct ProcessStreamTests {
             "\(env.standardError)")
     }
 
-    @Test("presets check refuses a [stream] with a password (65, file:line) and voicerack run refuses it before any JACK work")
+    @Test(
+        "presets check refuses a [stream] with a password (65, file:line) and voicerack run refuses it before any JACK work"
+    )
     func refusesAPasswordInAPreset() throws {
         let preset = folder.file("leaky.toml")
         try "[stream]\nurl = \"icecast://source:hackme@127.0.0.1:8000/a.ogg\"\n".write(
@@ -127,7 +136,9 @@ struct ProcessStreamTests {
         for arguments in [["presets", "check", preset], ["run", "--preset", preset]] {
             let r = try CommandRunner.voicerack(arguments)
             #expect(r.status == 65, "\(arguments): \(r.standardError)")
-            #expect(r.standardError.contains("\(preset):2: stream.url: a preset never holds the password"), "\(r.standardError)")
+            #expect(
+                r.standardError.contains("\(preset):2: stream.url: a preset never holds the password"),
+                "\(r.standardError)")
             #expect(!(r.standardError + r.standardOutput).contains("hackme"))
         }
     }

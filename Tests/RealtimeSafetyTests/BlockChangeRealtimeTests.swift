@@ -29,7 +29,8 @@ struct BlockChangeRealtimeTests {
         let far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 41)
         let near = Signals.speechLike(count: n, sampleRate: rate, rms: 0.03, seed: 42)
         let mic = Signals.mix(
-            Signals.convolve(far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.05, tail: 0.05, gain: 0.5, seed: 43)),
+            Signals.convolve(
+                far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.05, tail: 0.05, gain: 0.5, seed: 43)),
             near)
         var voicePieces = [Float](repeating: 0, count: n), voiceWhole = voicePieces
         var speakerPieces = voicePieces, speakerWhole = voicePieces

@@ -100,7 +100,6 @@ final class PacedProducer: @unchecked Sendable {
     }
 }
 
-
 /// Where `decoded` carries `reference`: the offset of its first sample, found from the onset
 /// (first sample over `threshold`) and refined by cross-correlation within ±20 ms.
 func alignment(of reference: [Float], in decoded: [Float], rate: Int, threshold: Float = 0.02) -> Int? {

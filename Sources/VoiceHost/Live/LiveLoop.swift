@@ -81,7 +81,8 @@ final class LiveLoop {
                 startLines.append(
                     request.streamAutostart
                         ? try streaming.start(host, recorder: recorder)
-                        : "stream to \(streaming.target) ready; start it with `stream start` or \(StreamSignal.killCommand)")
+                        : "stream to \(streaming.target) ready; start it with `stream start` or \(StreamSignal.killCommand)"
+                )
             }
             try driver.start(host)
         } catch let error as HostError {

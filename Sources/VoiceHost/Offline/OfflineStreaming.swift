@@ -23,7 +23,9 @@ final class OfflineStreaming {
     private var framesPaced = 0
     private var started: Double?
 
-    init(settings: StreamSettings, tap: Tap, sampleRate: Int, options: StreamOptions = StreamOptions())
+    init(
+        settings: StreamSettings, tap: Tap, sampleRate: Int, options: StreamOptions = StreamOptions()
+    )
         throws(HostError)
     {
         do {
