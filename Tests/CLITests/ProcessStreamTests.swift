@@ -57,6 +57,8 @@ struct ProcessStreamTests {
         #expect(stdout.contains("lost 0.0 s"), "\(stdout)")
         #expect(!(stdout + stderr).contains(password), "the password appeared in the output")
 
+        // The test server has no burst on connect: unpaced, the file would be on air before
+        // ffmpeg joined, and the decoded duration would fall far short.
         let c = StreamComparison(
             decoded: listener.samples, local: try AudioFileContents.read(local).channels[0], rate: rate)
         print("process --stream: \(c)")
