@@ -54,6 +54,9 @@ let package = Package(
         // MARK: Real-time core (pure Swift, no C)
         .target(name: "VoiceRT"),
         .target(name: "VoiceUnits", dependencies: ["VoiceRT"]),
+        // What every control surface shares: the commands, their replies, the meters snapshot
+        // and the hub the live session serves them through (pure Swift, no audio).
+        .target(name: "VoiceControl"),
 
         // MARK: C library edges
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"]),
@@ -64,7 +67,7 @@ let package = Package(
 
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
-        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles"]),
+        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles", "VoiceControl"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
         // The one render cycle every driver runs (ProcessThread/), its owner on the control side
         // (CycleHost) and the driver protocol.
@@ -78,7 +81,7 @@ let package = Package(
             name: "VoiceHost",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
-                "VoiceStream",
+                "VoiceStream", "VoiceControl",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -107,6 +110,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "VoiceRTTests", dependencies: ["VoiceRT"]),
+        .testTarget(name: "VoiceControlTests", dependencies: ["VoiceControl"]),
         .testTarget(name: "VoiceUnitsTests", dependencies: ["VoiceUnits", "VoiceTestSupport"]),
         .testTarget(name: "VoiceSpeexTests", dependencies: ["VoiceSpeex", "VoiceTestSupport"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import VoiceControl
 import VoiceCycle
 import VoiceEngine
 import VoiceJACK
@@ -16,8 +17,10 @@ final class LiveLoop {
     let streaming: LiveStreaming?
     let backing: BackingTrack?
     let out: StatusOutput
-    let control: LiveControl
+    var control: LiveControl
     let commands: StandardInputLines?
+    /// Commands from the control surfaces (OSC, the web panel) and the snapshot they read.
+    let hub: ControlHub
     /// `--wait-for-server`: the connections to make again, whether the server is awaited, the take.
     var restart = ServerRestart()
     private var lastStatus = Date()
@@ -33,9 +36,11 @@ final class LiveLoop {
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
     /// the driver when that fails.
     init(
-        _ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder, streaming: LiveStreaming?
+        _ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder, streaming: LiveStreaming?,
+        hub: ControlHub = ControlHub()
     ) throws(HostError) {
         self.request = request
+        self.hub = hub
         self.driver = driver
         self.recorder = recorder
         self.streaming = streaming
@@ -158,10 +163,8 @@ final class LiveLoop {
         }
         for line in recorder.newProblems() { out.log(line, level: .error) }
         for line in streaming?.takeMessages() ?? [] { out.log(line, level: line.contains("stopped") ? .error : .info) }
-        for command in commands?.take() ?? [] {
-            out.commandTaken(command)
-            for line in sessionCommand(command) ?? control.handle(command) { out.log(line) }
-        }
+        for line in commands?.take() ?? [] { runTextCommand(line) }
+        runSubmittedCommands()
         reportEvents()
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
@@ -170,6 +173,8 @@ final class LiveLoop {
             )
         }
         let now = host.status()
+        let driverStatus = driver.status()
+        publishSnapshot(now, driverStatus)
         if now.blockSize != blockSize {
             blockSize = now.blockSize
             out.log(
@@ -178,7 +183,6 @@ final class LiveLoop {
         }
         if Date().timeIntervalSince(lastStatus) >= out.interval {
             lastStatus = Date()
-            let driverStatus = driver.status()
             let recording = recordingStarted.map { started in
                 TerminalStatus.Recording(started: started, failed: recorder.failedFiles, lost: recorder.framesLost)
             }
@@ -221,7 +225,7 @@ final class LiveLoop {
             out.log("SIGUSR1: stopping the recording")
             for line in stopRecording() { out.log(line) }
         } else {
-            for line in startRecording() { out.log("SIGUSR1: " + line) }
+            for line in startRecording().lines { out.log("SIGUSR1: " + line) }
         }
     }
 

@@ -117,6 +117,9 @@ final class LiveRecorder {
         return lines
     }
 
+    /// The files being written now (the first file of each; rotation may add more).
+    var paths: [String] { active.map(\.recording.spec.path) }
+
     /// Running recordings that stopped on an error (the terminal status shows them).
     var failedFiles: Int { active.filter { $0.recording.status.failed }.count }
     /// Frames the running recordings lost to a slow disk or a gap in time (written as silence).
