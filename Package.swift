@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CShout", pkgConfig: "shout", providers: [.apt(["libshout3-dev"])]),
         .systemLibrary(name: "COpusEnc", pkgConfig: "libopusenc", providers: [.apt(["libopusenc-dev"])]),
+        .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // LAME ships no pkg-config file: the module map links mp3lame itself.
         .systemLibrary(name: "CLame", providers: [.apt(["libmp3lame-dev"])]),
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
@@ -77,6 +78,8 @@ let package = Package(
         .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceCycle"]),
         // The only importer of CShout, COpusEnc and CLame: Icecast streaming fed like a recording.
         .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder"]),
+        // The only importer of liblo: the OSC control surface (`run --osc`) and the NSM client.
+        .target(name: "VoiceOSC", dependencies: ["CLo", "VoiceControl"]),
         .target(
             name: "VoiceHost",
             dependencies: [
@@ -90,7 +93,7 @@ let package = Package(
             name: "voicerack",
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
-                "VoiceStream",
+                "VoiceStream", "VoiceOSC", "VoiceControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -131,9 +134,11 @@ let package = Package(
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         // The auto-connect test drives VoiceJACK's driver itself, to make a patchbay's connection
         // between activation and auto-connect.
+        // osc-peer.py is the OSC tests' peer (python3-liblo), run with /usr/bin/python3.
         .testTarget(
             name: "JACKIntegrationTests",
-            dependencies: ["VoiceTestSupport", "VoiceFiles", "VoiceJACK", "VoiceCycle", "VoiceEngine"]),
+            dependencies: ["VoiceTestSupport", "VoiceFiles", "VoiceJACK", "VoiceCycle", "VoiceEngine"],
+            exclude: ["osc-peer.py", "nsm-server.py"]),
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: [
