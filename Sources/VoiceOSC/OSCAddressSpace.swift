@@ -5,33 +5,31 @@ import VoiceControl
 ///
 /// - Realtime: never; the OSC thread.
 public enum OSCAddressSpace {
-    /// Every address with its arguments and what it does, for `/voicerack/help`, `--help` and the
-    /// README. Replies go to the sender's address and port.
+    /// Every address with its arguments and what it does, one entry each, for `/voicerack/help`
+    /// and `--help` (which sets them a blank line apart: the man page joins single lines).
+    /// Replies go to the sender's address and port.
     public static let help = [
-        "/voicerack/set KEY VALUE       set a preset key (s) to a value (f, i, s, T/F); reply or error",
-        "/voicerack/get KEY             reply: /voicerack/reply /voicerack/get KEY VALUE ALLOWED",
-        "/voicerack/show                one /voicerack/key KEY VALUE ALLOWED per key, then a reply",
-        "/voicerack/record/start        start recording (the --record files, else the voice)",
-        "/voicerack/record/stop         stop recording and finalise the files",
-        "/voicerack/backing/play        play, pause or toggle the backing track (--backing);",
-        "/voicerack/backing/pause       /voicerack/backing/level DB sets its level",
-        "/voicerack/backing/toggle",
-        "/voicerack/monitor/unmute      unmute the monitor after the feedback guard muted it",
-        "/voicerack/voice/mute ON       mute voice_out (1 or T) or open it (0 or F)",
-        "/voicerack/stream/start        start or stop the Icecast stream (--stream)",
-        "/voicerack/stream/stop",
-        "/voicerack/preset/load PRESET  load a preset (name or path); live keys apply",
-        "/voicerack/preset/save FILE    write the running setup, live changes included, as a preset",
-        "/voicerack/status              reply: the status line with every number",
-        "/voicerack/meters/register HZ  push /voicerack/meters and /voicerack/state to the sender HZ",
-        "                               times a second (1...30, default 10) until",
-        "/voicerack/meters/unregister",
-        "/voicerack/help                this list, one reply line each",
-        "Replies: /voicerack/reply ADDRESS LINE...; errors: /voicerack/error ADDRESS MESSAGE.",
-        "/voicerack/meters: mic, far, voice, monitor as level and peak pairs (8 floats, dBFS, -120 silence).",
-        "/voicerack/state: echo removed dB, delay ms (-1 until measured), talking, far end, double talk,",
-        "  voice muted, talking while muted, monitor muted (i 0/1), leveller dB, DSP %, worst cycle %,",
-        "  xruns, recording (i), recording seconds, frames lost, streaming (i), backing (i; -1 none).",
+        "/voicerack/set KEY VALUE     set a preset key (s) live; VALUE f, i, s or T/F",
+        "/voicerack/get KEY           reply /voicerack/get KEY VALUE ALLOWED",
+        "/voicerack/show              /voicerack/key KEY VALUE ALLOWED per key, a reply",
+        "/voicerack/record/start      start recording (--record files, else the voice)",
+        "/voicerack/record/stop       stop recording, finalise the files",
+        "/voicerack/backing/play      play the backing track (also /pause, /toggle)",
+        "/voicerack/backing/level DB  the backing track's level, dB",
+        "/voicerack/monitor/unmute    unmute the monitor after the feedback guard",
+        "/voicerack/voice/mute ON     mute voice_out (1 or T), open it (0 or F)",
+        "/voicerack/stream/start      start the Icecast stream (also /stop)",
+        "/voicerack/preset/load NAME  load a preset (name or path); live keys apply",
+        "/voicerack/preset/save FILE  save the running setup as a preset",
+        "/voicerack/status            reply: the status with every number",
+        "/voicerack/meters/register HZ  push meters to the sender, 1...30 Hz (10)",
+        "/voicerack/meters/unregister   stop the pushes",
+        "/voicerack/help              this list",
+        "Replies: /voicerack/reply ADDRESS LINE...; /voicerack/error ADDRESS WHY.",
+        "/voicerack/meters: level, peak of mic, far, voice, monitor (8 f, dBFS).",
+        "/voicerack/state: echo dB, delay ms (-1: not yet), talking, far end, double talk, voice muted, "
+            + "talking muted, monitor muted (i 0/1), leveller dB, DSP %, worst cycle %, xruns, recording (i), "
+            + "its seconds, frames lost, streaming (i), backing (i 1 playing, 0 paused, -1 none).",
     ]
 
     /// What a message asks for.

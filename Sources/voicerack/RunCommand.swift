@@ -75,7 +75,7 @@ struct Run: ParsableCommand {
             naming what is wrong. Commands run on the main thread, exactly like --control's. \
             Example: oscsend localhost 9000 /voicerack/set sf monitor.master_db -6. The addresses:
 
-            \(OSCAddressSpace.help.joined(separator: "\n"))
+            \(OSCAddressSpace.help.joined(separator: "\n\n"))
 
             NSM: when NSM_URL is set (New Session Manager, RaySession, Agordejo), voicerack announces \
             itself (capabilities :dirty:message:) and opens its JACK client only once the manager \
