@@ -114,6 +114,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "VoiceRTTests", dependencies: ["VoiceRT"]),
         .testTarget(name: "VoiceControlTests", dependencies: ["VoiceControl"]),
+        .testTarget(name: "VoiceOSCTests", dependencies: ["VoiceOSC", "VoiceControl"]),
         .testTarget(name: "VoiceUnitsTests", dependencies: ["VoiceUnits", "VoiceTestSupport"]),
         .testTarget(name: "VoiceSpeexTests", dependencies: ["VoiceSpeex", "VoiceTestSupport"]),
         .testTarget(

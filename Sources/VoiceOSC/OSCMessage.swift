@@ -39,11 +39,8 @@ public struct OSCMessage: Sendable, Equatable {
         let argv = lo_message_get_argv(message)
         var arguments: [OSCValue] = []
         for (i, tag) in types.unicodeScalars.prefix(count).enumerated() {
-            guard let argument = argv?[i] else {
-                arguments.append(.unsupported(Character(tag)))
-                continue
-            }
-            arguments.append(OSCValue(tag: Character(tag), argument))
+            // T, F and N carry no data: liblo gives them no argument pointer.
+            arguments.append(OSCValue(tag: Character(tag), argv?[i]))
         }
         self.arguments = arguments
     }
@@ -124,17 +121,17 @@ public enum OSCValue: Sendable, Equatable {
         }
     }
 
-    init(tag: Character, _ argument: UnsafeMutablePointer<lo_arg>) {
-        switch tag {
-        case "i": self = .int(argument.pointee.i)
-        case "f": self = .float(argument.pointee.f)
-        case "d": self = .double(argument.pointee.d)
-        case "h": self = .double(Double(argument.pointee.h))
-        case "s", "S":
-            self = .string(String(cString: UnsafeRawPointer(argument).assumingMemoryBound(to: CChar.self)))
-        case "T": self = .true
-        case "F": self = .false
-        case "N": self = .nil
+    init(tag: Character, _ argument: UnsafeMutablePointer<lo_arg>?) {
+        switch (tag, argument) {
+        case ("i", let a?): self = .int(a.pointee.i)
+        case ("f", let a?): self = .float(a.pointee.f)
+        case ("d", let a?): self = .double(a.pointee.d)
+        case ("h", let a?): self = .double(Double(a.pointee.h))
+        case ("s", let a?), ("S", let a?):
+            self = .string(String(cString: UnsafeRawPointer(a).assumingMemoryBound(to: CChar.self)))
+        case ("T", _): self = .true
+        case ("F", _): self = .false
+        case ("N", _): self = .nil
         default: self = .unsupported(tag)
         }
     }

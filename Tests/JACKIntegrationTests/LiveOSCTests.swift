@@ -61,6 +61,21 @@ extension LiveClientTests {
         return try #require(port, "no OSC port in:\n\(child.output)")
     }
 
+    /// Runs `body` with voicerack (`--osc 0`, in a fresh folder, on its own jackd): the child,
+    /// its OSC port and the folder; then stops it with SIGINT and expects a clean exit.
+    func withOSCClient(_ body: (ChildProcess, Int, String) throws -> Void) throws {
+        let server = try JACKServer()
+        defer { server.stop() }
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (voicerack, _) = try launchRecordingClient(on: server, ["--osc", "0"], in: folder)
+        defer { voicerack.stop(SIGKILL) }
+        let port = try Self.oscPort(voicerack)
+        try body(voicerack, port, folder)
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 20) == 0, "output:\n\(voicerack.output)")
+    }
+
     static let oscTools = Tools.jackCapture != nil && Tools.jackSimpleClient != nil && oscPeerAvailable
 
     @Test(
@@ -97,38 +112,34 @@ extension LiveClientTests {
         "OSC: /voicerack/record/start and /stop make a file as long as the time between them",
         .enabled(if: oscPeerAvailable, "python3-liblo is missing"))
     func oscRecordStartStop() throws {
-        let server = try JACKServer()
-        defer { server.stop() }
-        let folder = try Self.recordingFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (voicerack, _) = try launchRecordingClient(on: server, ["--osc", "0"], in: folder)
-        defer { voicerack.stop(SIGKILL) }
-        let port = try Self.oscPort(voicerack)
+        try withOSCClient { voicerack, port, folder in
 
-        let notYet = try Self.oscAsk(port, "/voicerack/record/stop")
-        #expect(notYet.path == "/voicerack/error" && notYet.text == "not recording", "\(notYet)")
-        let start = try Self.oscAsk(port, "/voicerack/record/start")
-        #expect(start.isReply && start.text.hasPrefix("recording voice to "), "\(start)")
-        let again = try Self.oscAsk(port, "/voicerack/record/start")
-        #expect(again.path == "/voicerack/error" && again.text == "already recording; stop first", "\(again)")
-        // Wait on the recording itself (its snapshot time), not a sleep of the test's own.
-        #expect(poll(timeout: 20) { (try? Self.oscAsk(port, "/voicerack/status").text.contains("rec 1 file")) == true })
-        Thread.sleep(forTimeInterval: 1.5)
-        let stop = try Self.oscAsk(port, "/voicerack/record/stop")
-        #expect(stop.isReply && stop.text.hasPrefix("recorded voice to "), "\(stop)")
+            let notYet = try Self.oscAsk(port, "/voicerack/record/stop")
+            #expect(notYet.path == "/voicerack/error" && notYet.text == "not recording", "\(notYet)")
+            let start = try Self.oscAsk(port, "/voicerack/record/start")
+            #expect(start.isReply && start.text.hasPrefix("recording voice to "), "\(start)")
+            let again = try Self.oscAsk(port, "/voicerack/record/start")
+            #expect(again.path == "/voicerack/error" && again.text == "already recording; stop first", "\(again)")
+            // Wait on the recording itself (its snapshot time), not a sleep of the test's own.
+            #expect(
+                poll(timeout: 20) { (try? Self.oscAsk(port, "/voicerack/status").text.contains("rec 1 file")) == true })
+            Thread.sleep(forTimeInterval: 1.5)
+            let stop = try Self.oscAsk(port, "/voicerack/record/stop")
+            #expect(stop.isReply && stop.text.hasPrefix("recorded voice to "), "\(stop)")
 
-        let name = String(start.text.dropFirst("recording voice to ".count).prefix { $0 != " " })
-        let audio = try AudioFileContents.read(name.hasPrefix("/") ? name : folder + "/" + name)
-        let seconds = Self.seconds(audio)
-        // The take starts between sending start and its reply, and ends between sending stop and
-        // its reply; a period of slack either side for the cycle that routes the recording.
-        let shortest = stop.sent - start.received - 0.02
-        let longest = stop.received - start.sent + 0.02
-        print(
-            String(format: "OSC record: %.3f s recorded; between %.3f and %.3f s expected", seconds, shortest, longest))
-        #expect(seconds >= shortest && seconds <= longest, "\(seconds) s not in \(shortest)...\(longest)")
-        voicerack.send(SIGINT)
-        #expect(voicerack.waitForExit(timeout: 20) == 0, "output:\n\(voicerack.output)")
+            let name = String(start.text.dropFirst("recording voice to ".count).prefix { $0 != " " })
+            let audio = try AudioFileContents.read(name.hasPrefix("/") ? name : folder + "/" + name)
+            let seconds = Self.seconds(audio)
+            // The take starts between sending start and its reply, and ends between sending stop and
+            // its reply; a period of slack either side for the cycle that routes the recording.
+            let shortest = stop.sent - start.received - 0.02
+            let longest = stop.received - start.sent + 0.02
+            print(
+                String(
+                    format: "OSC record: %.3f s recorded; between %.3f and %.3f s expected", seconds, shortest, longest)
+            )
+            #expect(seconds >= shortest && seconds <= longest, "\(seconds) s not in \(shortest)...\(longest)")
+        }
     }
 
     @Test(
@@ -164,34 +175,28 @@ extension LiveClientTests {
         "OSC: garbage, truncated messages and unknown addresses get errors; 1,000 random packets crash nothing",
         .enabled(if: oscPeerAvailable, "python3-liblo is missing"))
     func oscFuzz() throws {
-        let server = try JACKServer()
-        defer { server.stop() }
-        let folder = try Self.recordingFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (voicerack, _) = try launchRecordingClient(on: server, ["--osc", "0"], in: folder)
-        defer { voicerack.stop(SIGKILL) }
-        let port = try Self.oscPort(voicerack)
+        try withOSCClient { voicerack, port, _ in
 
-        let unknown = try Self.oscAsk(port, "/voicerack/frobnicate", ["i:1"])
-        #expect(unknown.path == "/voicerack/error", "\(unknown)")
-        #expect(unknown.text == "unknown address /voicerack/frobnicate; /voicerack/help lists them", "\(unknown)")
-        let types = try Self.oscAsk(port, "/voicerack/get", ["i:1"])
-        #expect(types.path == "/voicerack/error" && types.text == "/voicerack/get takes a key (s); got ,i", "\(types)")
-        let rate = try Self.oscAsk(port, "/voicerack/meters/register", ["f:100"])
-        #expect(rate.path == "/voicerack/error" && rate.text.contains("1...30"), "\(rate)")
+            let unknown = try Self.oscAsk(port, "/voicerack/frobnicate", ["i:1"])
+            #expect(unknown.path == "/voicerack/error", "\(unknown)")
+            #expect(unknown.text == "unknown address /voicerack/frobnicate; /voicerack/help lists them", "\(unknown)")
+            let types = try Self.oscAsk(port, "/voicerack/get", ["i:1"])
+            #expect(
+                types.path == "/voicerack/error" && types.text == "/voicerack/get takes a key (s); got ,i", "\(types)")
+            let rate = try Self.oscAsk(port, "/voicerack/meters/register", ["f:100"])
+            #expect(rate.path == "/voicerack/error" && rate.text.contains("1...30"), "\(rate)")
 
-        let tally = try #require(try Self.oscPeer(["fuzz", String(port), "1000", "12"], timeout: 300).first)
-        print(
-            "OSC fuzz: \(tally.filter { $0.key != "unanswered" }) unanswered \((tally["unanswered"] as? [Any])?.count ?? -1)"
-        )
-        #expect((tally["unanswered"] as? [Any])?.isEmpty == true, "\(tally)")
-        #expect((tally["replies"] as? Int ?? 0) + (tally["errors"] as? Int ?? 0) == 1000, "\(tally)")
-        #expect((tally["errors"] as? Int ?? 0) > 500, "\(tally)")
-        #expect(voicerack.isRunning, "output:\n\(voicerack.output)")
-        let status = try Self.oscAsk(port, "/voicerack/status")
-        #expect(status.isReply && status.text.contains("xruns"), "\(status)")
-        voicerack.send(SIGINT)
-        #expect(voicerack.waitForExit(timeout: 20) == 0, "output:\n\(voicerack.output)")
+            let tally = try #require(try Self.oscPeer(["fuzz", String(port), "1000", "12"], timeout: 300).first)
+            print(
+                "OSC fuzz: \(tally.filter { $0.key != "unanswered" }) unanswered \((tally["unanswered"] as? [Any])?.count ?? -1)"
+            )
+            #expect((tally["unanswered"] as? [Any])?.isEmpty == true, "\(tally)")
+            #expect((tally["replies"] as? Int ?? 0) + (tally["errors"] as? Int ?? 0) == 1000, "\(tally)")
+            #expect((tally["errors"] as? Int ?? 0) > 500, "\(tally)")
+            #expect(voicerack.isRunning, "output:\n\(voicerack.output)")
+            let status = try Self.oscAsk(port, "/voicerack/status")
+            #expect(status.isReply && status.text.contains("xruns"), "\(status)")
+        }
     }
 
     @Test(

@@ -33,7 +33,11 @@ public final class NSMClient: SessionManager, @unchecked Sendable {
         var openRequest: ManagedSession?
         var opened: ManagedSession?
         var announceFailure: String?
+        var announceAnswered = false
     }
+
+    /// Seconds the manager has to answer the announce before voicerack gives up (69).
+    public static let announceTimeout = 10.0
 
     /// A client of the manager at `url` (`osc.udp://HOST:PORT/`, as NSM_URL gives it);
     /// `executable` is what the manager starts again (argv[0]'s name). Throws when the URL is
@@ -133,7 +137,15 @@ public final class NSMClient: SessionManager, @unchecked Sendable {
     private func serve(_ socket: OSCSocket, _ hub: ControlHub) {
         var reportedDirty: Bool?
         var problemsSent = 0
+        let announced = ProcessInfo.processInfo.systemUptime
         while !stopped.load(ordering: .relaxed) {
+            if ProcessInfo.processInfo.systemUptime - announced > Self.announceTimeout {
+                state.withLock { s in
+                    guard !s.announceAnswered, s.announceFailure == nil else { return }
+                    s.announceFailure =
+                        "no answer to the announce from \(serverURL) within \(Int(Self.announceTimeout)) s (is the session manager running?)"
+                }
+            }
             if let (bytes, peer) = socket.receive(timeout: 0.1), peer == server,
                 let message = try? OSCMessage(decoding: bytes)
             {
@@ -162,10 +174,14 @@ public final class NSMClient: SessionManager, @unchecked Sendable {
         switch message.path {
         case "/reply" where a.first == .string("/nsm/server/announce"):
             let name = a.count > 2 ? (a[2].text ?? "?") : "?"
+            state.withLock { $0.announceAnswered = true }
             hub.note("NSM: the session manager (\(name)) accepted the announce")
         case "/error" where a.first == .string("/nsm/server/announce"):
             let why = a.count > 2 ? (a[2].text ?? "") : ""
-            state.withLock { $0.announceFailure = "the session manager refused the announce: \(why)" }
+            state.withLock {
+                $0.announceAnswered = true
+                $0.announceFailure = "the session manager refused the announce: \(why)"
+            }
         case "/nsm/client/open":
             guard a.count == 3, case .string(let path) = a[0], case .string(let name) = a[1],
                 case .string(let id) = a[2]
