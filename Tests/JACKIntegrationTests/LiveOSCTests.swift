@@ -95,6 +95,15 @@ extension LiveClientTests {
         #expect(abs(before - Self.sineRMS) < 0.015)
         #expect(abs(changeDB + 12) < 0.2)
 
+        // Voice mute over OSC: voice_out glides to exact silence, and opens again.
+        let mute = try Self.oscAsk(port, "/voicerack/voice/mute", ["T"])
+        #expect(mute.isReply && mute.text.hasPrefix("voice_out muted"), "\(mute)")
+        let muted = try rig.voiceRMS()
+        #expect(muted == 0, "voice_out muted: RMS \(muted)")
+        let open = try Self.oscAsk(port, "/voicerack/voice/mute", ["i:0"])
+        #expect(open.isReply && open.text == "voice_out open", "\(open)")
+        #expect(abs(20 * log10(Double(try rig.voiceRMS() / after))) < 0.2)
+
         let get = try Self.oscAsk(port, "/voicerack/get", ["s:output.gain_db"])
         #expect(get.isReply && get.arguments.count == 4, "\(get)")
         #expect(get.arguments[1] as? String == "output.gain_db" && get.arguments[2] as? Double == -12, "\(get)")
