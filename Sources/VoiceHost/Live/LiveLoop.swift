@@ -149,6 +149,10 @@ final class LiveLoop {
     func tick() throws(HostError) {
         // --wait-for-server (LiveLoop+ServerRestart.swift): without a server only that runs.
         if restart.waiting {
+            // No engine to run commands on: the surfaces hear why at once instead of waiting.
+            for pending in hub.take() {
+                pending.reply(.failure("the JACK server '\(server)' is away; voicerack waits for it (--wait-for-server)"))
+            }
             try retryServer()
             return
         }
