@@ -31,13 +31,15 @@ while [ "$round" -le "$rounds" ]; do
     jack_connect -s "$server" sine:output1 vr:far_in_L
     target=9300
     [ "$mode" = peers ] && target=9301
+    peers=""
     for p in 1 2 3 4; do
       /usr/bin/python3 Tests/JACKIntegrationTests/osc-peer.py meters "$target" 30 "$((seconds - 2))" >"$work/peer-$p.json" &
+      peers="$peers $!"
     done
     sleep "$seconds"
     kill -INT "$voicerack"
     wait "$voicerack" || true
-    wait
+    for peer in $peers; do wait "$peer"; done
     pushes=$(for p in 1 2 3 4; do /usr/bin/python3 -c "import json,sys;print(len(json.load(open(sys.argv[1]))['meters']), end=' ')" "$work/peer-$p.json"; done)
     echo "round $round, $mode: $(grep 'summary: callback' "$work/$mode.log" | sed 's/.*summary: //'); pushes per peer: $pushes"
   done
