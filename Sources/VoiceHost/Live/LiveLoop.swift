@@ -151,7 +151,8 @@ final class LiveLoop {
         if restart.waiting {
             // No engine to run commands on: the surfaces hear why at once instead of waiting.
             for pending in hub.take() {
-                pending.reply(.failure("the JACK server '\(server)' is away; voicerack waits for it (--wait-for-server)"))
+                pending.reply(
+                    .failure("the JACK server '\(server)' is away; voicerack waits for it (--wait-for-server)"))
             }
             try retryServer()
             return
