@@ -84,4 +84,26 @@ extension LiveClientTests {
         #expect(get.count == 5 && get[3] as? Double == -7.5, "\(context)")
         #expect(steps["second-exit"]?["exit"] as? Int == 0, "\(context)")
     }
+
+    @Test(
+        "NSM: a refused announce ends voicerack with 69 and the manager's reason, no JACK client made",
+        .enabled(if: oscPeerAvailable, "python3-liblo is missing"))
+    func nsmAnnounceRefused() throws {
+        let server = try JACKServer()
+        defer { server.stop() }
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("nsm-server.py")
+        let (status, output) = try runTool(
+            Self.python, [script.path, "--refuse", folder, server.name, binary], timeout: 60)
+        #expect(status == 0, "nsm-server.py:\n\(output)")
+        let line = output.split(separator: "\n").last.map(String.init) ?? ""
+        let step = try #require(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(output)")
+        #expect(step["exit"] as? Int == 69, "\(output)")
+        #expect(
+            (step["output"] as? String)?.contains(
+                "NSM: the session manager refused the announce: API 2.0 only, for this test") == true, "\(output)")
+        #expect((step["clients"] as? [String])?.contains { $0.hasPrefix("voicerack") } == false, "\(output)")
+    }
 }

@@ -2,12 +2,15 @@
 """A minimal NSM server (New Session Manager API 1.1) for voicerack's NSM test, on python3-liblo.
 
   nsm-server.py SESSION_DIR JACK_SERVER VOICERACK [ARG...]
+  nsm-server.py --refuse SESSION_DIR JACK_SERVER VOICERACK [ARG...]
 
 Runs the whole scenario and prints one JSON line per step: launches voicerack with NSM_URL
 set (as nsmd does), checks its announce, opens a session, makes a live change over voicerack's
 OSC port, saves, breaks the preset copy and sends SIGHUP (the error must come back as
 /nsm/client/message), saves again, records, ends it with SIGTERM; then launches it again into
 the same session and reads the key back. The Swift test asserts on the lines.
+With --refuse it answers the announce with /error (ERR_INCOMPATIBLE_API) and reports how
+voicerack ends.
 """
 import json
 import os
@@ -19,7 +22,9 @@ import time
 
 import liblo
 
-session_dir, jack_server, voicerack = sys.argv[1], sys.argv[2], sys.argv[3:]
+refuse = sys.argv[1] == "--refuse"
+arguments = sys.argv[2:] if refuse else sys.argv[1:]
+session_dir, jack_server, voicerack = arguments[0], arguments[1], arguments[2:]
 CLIENT_ID = "voicerack.nTEST"
 server = liblo.Server()
 url = "osc.udp://127.0.0.1:%d/" % server.port
@@ -147,4 +152,24 @@ def main():
         out("second-exit", exit=None)
 
 
-main()
+def refused():
+    log = open(session_dir + "/voicerack-refused.log", "w")
+    child = launch(free_port(), log)
+    announce = wait_for("/nsm/server/announce")
+    if announce is None:
+        child.kill()
+        out("refused", announced=False)
+        return
+    server.send(("127.0.0.1", announce[4]), liblo.Message("/error", "/nsm/server/announce", -2,
+                                                          "API 2.0 only, for this test"))
+    try:
+        code = child.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        code = None
+    log.close()
+    with open(session_dir + "/voicerack-refused.log") as f:
+        out("refused", announced=True, exit=code, clients=jack_clients(), output=f.read())
+
+
+refused() if refuse else main()
