@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CShout", pkgConfig: "shout", providers: [.apt(["libshout3-dev"])]),
         .systemLibrary(name: "COpusEnc", pkgConfig: "libopusenc", providers: [.apt(["libopusenc-dev"])]),
+        .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // LAME ships no pkg-config file: the module map links mp3lame itself.
         .systemLibrary(name: "CLame", providers: [.apt(["libmp3lame-dev"])]),
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
@@ -54,6 +55,9 @@ let package = Package(
         // MARK: Real-time core (pure Swift, no C)
         .target(name: "VoiceRT"),
         .target(name: "VoiceUnits", dependencies: ["VoiceRT"]),
+        // What every control surface shares: the commands, their replies, the meters snapshot
+        // and the hub the live session serves them through (pure Swift, no audio).
+        .target(name: "VoiceControl"),
 
         // MARK: C library edges
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"]),
@@ -64,7 +68,7 @@ let package = Package(
 
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
-        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles", "VoiceStream"]),
+        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles", "VoiceStream", "VoiceControl"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
         // The one render cycle every driver runs (ProcessThread/), its owner on the control side
         // (CycleHost) and the driver protocol.
@@ -74,11 +78,13 @@ let package = Package(
         .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceCycle"]),
         // The only importer of CShout, COpusEnc and CLame: Icecast streaming fed like a recording.
         .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder"]),
+        // The only importer of liblo: the OSC control surface (`run --osc`) and the NSM client.
+        .target(name: "VoiceOSC", dependencies: ["CLo", "VoiceControl"]),
         .target(
             name: "VoiceHost",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
-                "VoiceStream",
+                "VoiceStream", "VoiceControl",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -87,7 +93,7 @@ let package = Package(
             name: "voicerack",
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
-                "VoiceStream",
+                "VoiceStream", "VoiceOSC", "VoiceControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -107,6 +113,8 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "VoiceRTTests", dependencies: ["VoiceRT"]),
+        .testTarget(name: "VoiceControlTests", dependencies: ["VoiceControl"]),
+        .testTarget(name: "VoiceOSCTests", dependencies: ["VoiceOSC", "VoiceControl"]),
         .testTarget(name: "VoiceUnitsTests", dependencies: ["VoiceUnits", "VoiceTestSupport"]),
         .testTarget(name: "VoiceSpeexTests", dependencies: ["VoiceSpeex", "VoiceTestSupport"]),
         .testTarget(
@@ -127,9 +135,11 @@ let package = Package(
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         // The auto-connect test drives VoiceJACK's driver itself, to make a patchbay's connection
         // between activation and auto-connect.
+        // osc-peer.py is the OSC tests' peer (python3-liblo), run with /usr/bin/python3.
         .testTarget(
             name: "JACKIntegrationTests",
-            dependencies: ["VoiceTestSupport", "VoiceFiles", "VoiceJACK", "VoiceCycle", "VoiceEngine"]),
+            dependencies: ["VoiceTestSupport", "VoiceFiles", "VoiceJACK", "VoiceCycle", "VoiceEngine"],
+            exclude: ["osc-peer.py", "nsm-server.py"]),
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: [

@@ -115,5 +115,7 @@ grep -qx "Restart=on-failure" "$unit" || fail "the unit does not restart on fail
 if command -v systemd-analyze >/dev/null; then
   systemd-analyze verify --man=no "$unit" 2>"$work/unit.err" || fail "systemd-analyze verify: $(cat "$work/unit.err")"
 fi
+grep -qx "X-NSM-Capable=true" "$prefix/share/applications/voicerack.desktop" \
+  || fail "the .desktop file does not say X-NSM-Capable=true"
 pass "completion scripts, .desktop file and systemd unit"
 echo "test-install: all checks passed" >&2

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import VoiceControl
 import VoiceCycle
 import VoiceEngine
 import VoiceJACK
@@ -16,13 +17,22 @@ final class LiveLoop {
     let streaming: LiveStreaming?
     let backing: BackingTrack?
     let out: StatusOutput
-    let control: LiveControl
+    var control: LiveControl
     let commands: StandardInputLines?
+    /// Commands from the control surfaces (OSC, the web panel) and the snapshot they read.
+    let hub: ControlHub
     /// `--wait-for-server`: the connections to make again, whether the server is awaited, the take.
     var restart = ServerRestart()
     private var lastStatus = Date()
     /// The terminal's status line (bars with peak hold).
     private var terminal = TerminalStatus()
+    /// Live changes applied (`set`, `load`, SIGHUP), and how many there were at the last save:
+    /// the snapshot's `unsavedChanges` (a session manager's dirty flag).
+    var liveChanges = 0
+    var savedChanges = 0
+    /// The newest warning and error lines, and how many there were, for the snapshot.
+    var recentProblems: [String] = []
+    var problemCount = 0
     /// When the running recordings started (`ProcessInfo.systemUptime`), for `REC 00:12:31`.
     var recordingStarted: Double?
     private var blockSize: Int
@@ -33,9 +43,11 @@ final class LiveLoop {
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
     /// the driver when that fails.
     init(
-        _ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder, streaming: LiveStreaming?
+        _ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder, streaming: LiveStreaming?,
+        hub: ControlHub = ControlHub()
     ) throws(HostError) {
         self.request = request
+        self.hub = hub
         self.driver = driver
         self.recorder = recorder
         self.streaming = streaming
@@ -119,7 +131,10 @@ final class LiveLoop {
         case StreamSignal.number:
             out.log(toggleStream())
         case SIGHUP where !signal.fromKernel:
-            for line in control.reload() { out.log(line) }
+            let before = host.liveConfiguration
+            let reply = control.reload()
+            if host.liveConfiguration != before { liveChanges += 1 }
+            for line in reply.lines { out.log(ControlText.escaped(line), level: reply.succeeded ? .info : .warning) }
         default:
             // SIGINT, SIGTERM, or SIGHUP from the kernel: the terminal hung up, so nobody can
             // stop us any more; stop cleanly now rather than record into the void.
@@ -142,6 +157,11 @@ final class LiveLoop {
     func tick() throws(HostError) {
         // --wait-for-server (LiveLoop+ServerRestart.swift): without a server only that runs.
         if restart.waiting {
+            // No engine to run commands on: the surfaces hear why at once instead of waiting.
+            for pending in hub.take() {
+                pending.reply(
+                    .failure("the JACK server '\(server)' is away; voicerack waits for it (--wait-for-server)"))
+            }
             try retryServer()
             return
         }
@@ -166,10 +186,8 @@ final class LiveLoop {
         }
         for line in recorder.newProblems() { out.log(line, level: .error) }
         for line in streaming?.takeMessages() ?? [] { out.log(line, level: line.contains("stopped") ? .error : .info) }
-        for command in commands?.take() ?? [] {
-            out.commandTaken(command)
-            for line in sessionCommand(command) ?? control.handle(command) { out.log(line) }
-        }
+        for line in commands?.take() ?? [] { runTextCommand(line) }
+        runSubmittedCommands()
         reportEvents()
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
@@ -178,6 +196,8 @@ final class LiveLoop {
             )
         }
         let now = host.status()
+        let driverStatus = driver.status()
+        publishSnapshot(now, driverStatus)
         if now.blockSize != blockSize {
             blockSize = now.blockSize
             out.log(
@@ -186,7 +206,6 @@ final class LiveLoop {
         }
         if Date().timeIntervalSince(lastStatus) >= out.interval {
             lastStatus = Date()
-            let driverStatus = driver.status()
             let recording = recordingStarted.map { started in
                 TerminalStatus.Recording(started: started, failed: recorder.failedFiles, lost: recorder.framesLost)
             }
@@ -229,7 +248,7 @@ final class LiveLoop {
             out.log("SIGUSR1: stopping the recording")
             for line in stopRecording() { out.log(line) }
         } else {
-            for line in startRecording() { out.log("SIGUSR1: " + line) }
+            for line in startRecording().lines { out.log("SIGUSR1: " + line) }
         }
     }
 

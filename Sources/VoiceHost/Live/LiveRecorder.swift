@@ -117,6 +117,9 @@ final class LiveRecorder {
         return lines
     }
 
+    /// The files being written now (the first file of each; rotation may add more).
+    var paths: [String] { active.map(\.recording.spec.path) }
+
     /// Running recordings that stopped on an error (the terminal status shows them).
     var failedFiles: Int { active.filter { $0.recording.status.failed }.count }
     /// Frames the running recordings lost to a slow disk or a gap in time (written as silence).
@@ -148,7 +151,9 @@ final class LiveRecorder {
         for target in targets {
             let template = RecordingName.expand(
                 target.template, client: client, tap: target.tap.rawValue, date: date, take: takes + 1)
-            let expanded = take > 1 ? Self.numbered(template, take: take) : template
+            let numbered = take > 1 ? Self.numbered(template, take: take) : template
+            // A session manager's recordings folder takes the relative names.
+            let expanded = options.folder.map { numbered.hasPrefix("/") ? numbered : $0 + "/" + numbered } ?? numbered
             let path = RecordingName.unused(expanded, taken: written)
             guard let chosen = options.format ?? AudioFormat.forPath(path) else {
                 throw HostError(

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import VoiceControl
 import VoiceCycle
 import VoiceEngine
 import VoiceJACK
@@ -32,6 +33,12 @@ public struct LiveRequest: Sendable {
     /// When the server goes away, finalise the takes, wait for it to come back and resume with
     /// the same ports and connections into new takes (`--wait-for-server`), instead of exiting 69.
     public var waitForServer = false
+    /// Control surfaces (OSC, the web panel) served while the session runs; started before the
+    /// client opens (a port in use stops the start), stopped after it closed.
+    public var surfaces: [any ControlSurface] = []
+    /// A session manager (NSM) to announce to: the client opens only once the manager opened a
+    /// session, named by it, with the session's preset copy and recordings folder.
+    public var sessionManager: (any SessionManager)?
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
@@ -45,8 +52,10 @@ public struct LiveRequest: Sendable {
 ///
 /// The session owns the cycle (`CycleHost`: engine, swaps, recordings, backing), the control
 /// surfaces and the recordings; the JACK driver only moves audio. The main thread waits for
-/// signals in slices of 100 ms and between them runs `LiveLoop.tick`: server shutdown, write
-/// errors, commands, latency, status. SIGUSR1 starts or stops recording, SIGUSR2 pauses the
+/// signals in slices of 100 ms (1/60 s while a surface watches meters) and between them runs
+/// `LiveLoop.tick`: server shutdown, write errors, commands, latency, status, the surfaces'
+/// snapshot. A surface's command wakes the wait at once: the hub sends the process SIGURG, which
+/// every thread blocks and only the wait takes. SIGUSR1 starts or stops recording, SIGUSR2 pauses the
 /// backing track, SIGRTMIN+1 starts or stops the stream, SIGHUP from a user reloads the preset.
 ///
 /// Stopping takes the recordings away from the process thread and finalises them first, then
@@ -60,24 +69,60 @@ public enum LiveSession {
     /// is not running or shuts down while we run (after finalising the files).
     public static func run(_ request: LiveRequest) throws(HostError) {
         // Before any other thread exists, so they all inherit the blocked mask.
-        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2, StreamSignal.number])
+        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2, StreamSignal.number, SIGURG])
+        var request = request
+        let hub = ControlHub(wake: { kill(getpid(), SIGURG) })
+        var started: [any ControlSurface] = []
+        var surfaceLines: [String] = []
+        defer { for surface in started { surface.stop() } }
+        for surface in request.surfaces + [request.sessionManager].compactMap({ $0 }) {
+            do {
+                surfaceLines += try surface.start(hub)
+            } catch {
+                throw HostError(HostError.Kind(rawValue: error.code) ?? .unavailable, error.message)
+            }
+            started.append(surface)
+        }
+        if let manager = request.sessionManager {
+            for line in surfaceLines { StatusOutput.writeOut("voicerack: \(line)\n") }
+            surfaceLines = []
+            guard let session = try waitForSession(manager, signals) else { return }
+            do {
+                surfaceLines.append(try request.open(session))
+            } catch {
+                manager.answerOpen(.failure(error))
+                throw HostError(error.kind == .general ? .unavailable : .cannotCreate, "NSM: \(error.message)")
+            }
+        }
         let recorder = LiveRecorder(request.recording)
-        try recorder.check(client: request.options.name)
-        if let path = request.backingPath { _ = try BackingTrack.open(path) }
-        let streaming = try request.stream.map { (settings) throws(HostError) in
-            try LiveStreaming(settings: settings, tap: request.streamTap)
-        }
+        let streaming: LiveStreaming?
         let driver: JACKDriver
-        do {
-            driver = try JACKDriver(options: request.options)
+        let loop: LiveLoop
+        do throws(HostError) {
+            try recorder.check(client: request.options.name)
+            if let path = request.backingPath { _ = try BackingTrack.open(path) }
+            streaming = try request.stream.map { (settings) throws(HostError) in
+                try LiveStreaming(settings: settings, tap: request.streamTap)
+            }
+            do {
+                driver = try JACKDriver(options: request.options)
+            } catch {
+                throw HostError(.unavailable, error.message)
+            }
+            loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming, hub: hub)
+            try loop.start()
         } catch {
-            throw HostError(.unavailable, error.message)
+            request.sessionManager?.answerOpen(.failure(.init(.general, error.message)))
+            throw error
         }
-        let loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming)
         defer { loop.backing?.stop() }
-        try loop.start()
+        if let manager = request.sessionManager {
+            manager.answerOpen(
+                .success("voicerack runs as JACK client '\(driver.clientName)', preset \(request.presetName)"))
+        }
+        for line in surfaceLines { loop.out.log(line) }
         while true {
-            if let signal = signals.wait(seconds: 0.1) {
+            if let signal = signals.wait(seconds: hub.wantsMeters ? 1.0 / 60 : 0.1), signal.number != SIGURG {
                 if try loop.handle(signal) { return }
                 continue
             }
