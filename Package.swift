@@ -33,6 +33,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The web panel's HTTP and WebSocket server: small, no SwiftNIO (a light build).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: C libraries (one wrapper each, found through pkg-config, installed from Debian)
@@ -74,11 +76,14 @@ let package = Package(
         .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceCycle"]),
         // The only importer of CShout, COpusEnc and CLame: Icecast streaming fed like a recording.
         .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder"]),
+        // The browser control panel (`run --web`): server, token and origin checks, the page. Knows
+        // nothing of the engine: the session hands it figures and takes its commands.
+        .target(name: "VoiceWeb", dependencies: [.product(name: "FlyingFox", package: "FlyingFox")]),
         .target(
             name: "VoiceHost",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
-                "VoiceStream",
+                "VoiceStream", "VoiceWeb",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -124,6 +129,9 @@ let package = Package(
             dependencies: ["VoiceHost", "VoiceEngine", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
+        // The web panel's security against a real server (the browser tests are among the JACK ones).
+        // against voicerack on a dummy jackd; the browser tests skip when chromium is absent.
+        .testTarget(name: "VoiceWebTests", dependencies: ["VoiceWeb"]),
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         // The auto-connect test drives VoiceJACK's driver itself, to make a patchbay's connection
         // between activation and auto-connect.
