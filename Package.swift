@@ -92,7 +92,7 @@ let package = Package(
             name: "voicerack",
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
-                "VoiceStream",
+                "VoiceStream", "VoiceWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -6,6 +6,7 @@ import VoiceJACK
 import VoicePresets
 import VoiceRecorder
 import VoiceStream
+import VoiceWeb
 
 /// `voicerack run`: the live JACK client.
 struct Run: ParsableCommand {
@@ -66,6 +67,15 @@ struct Run: ParsableCommand {
             peak growing in the mic), the monitor is muted (a 20 ms glide) and a line names the \
             frequency. Use headphones or lower monitor.master_db, then unmute with SIGHUP or \
             `unmute`.
+
+            Web panel: --web [HOST:]PORT serves a control panel to a browser: live meters (levels \
+            with peak hold and clip lamps, echo removal, delay, drift, voice activity, leveller, \
+            load, xruns, recording) 25 times a second with a 30 s history, a control per preset key \
+            (restart-only keys marked), record start/stop with a choice of taps, backing pause and \
+            level, monitor unmute, voice mute, preset load and save. It listens on 127.0.0.1 unless \
+            another host is given (with a warning), and only answers the address printed at start, \
+            which carries a random token. Example: voicerack run --web 8080, then open the printed \
+            http://127.0.0.1:8080/?token=... address.
 
             Exits with 69 when the JACK server is not running or shuts down (recordings are \
             finalised first).
@@ -165,7 +175,17 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Stream name, description and genre shown by Icecast.", valueName: "text"))
     var streamName: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Serve the web control panel on PORT or HOST:PORT (127.0.0.1 unless a host is given); open the printed address.",
+            valueName: "[host:]port"))
+    var web: String?
+
     func validate() throws {
+        if let web {
+            do { _ = try PanelAddress(parsing: web) } catch { throw ValidationError(error.description) }
+        }
         guard let tap = Tap(rawValue: streamTap), tap != .tuning else {
             throw ValidationError(
                 "--stream-tap \(streamTap) is not a tap that can stream; use voice, mic, reference, monitor or karaoke")
@@ -215,6 +235,8 @@ struct Run: ParsableCommand {
             request.presetArgument = preset
             request.control = control
             request.logLevel = LogLevelChoice.parse(logLevel) ?? .info
+            // Checked in validate().
+            request.web = web.flatMap { try? PanelAddress(parsing: $0) }
             request.backingPath =
                 backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
             if let stream {

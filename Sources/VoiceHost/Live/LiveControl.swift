@@ -81,7 +81,7 @@ struct LiveControl {
     }
 
     /// `set KEY VALUE`.
-    private func set(_ key: String, _ value: String) -> [String] {
+    func set(_ key: String, _ value: String) -> [String] {
         let running = host.liveConfiguration
         let wanted: EngineConfiguration
         do {
@@ -110,21 +110,38 @@ struct LiveControl {
         } catch {
             return ["SIGHUP: \(error); keeping the running setup"]
         }
+        host.rearmFeedbackGuard()
+        return apply(loaded, label: "SIGHUP: reloaded").lines
+    }
+
+    /// Loads the preset `name` of the library (the web panel): its live keys apply, the rest is
+    /// named as needing a restart. Returns whether it loaded, and what to print.
+    func load(_ name: String) -> (ok: Bool, lines: [String]) {
+        let loaded: Preset
+        do {
+            loaded = try PresetLibrary.standard().load(name)
+        } catch {
+            return (false, ["\(error); keeping the running setup"])
+        }
+        return apply(loaded, label: "loaded")
+    }
+
+    /// Sends every live change from the running setup to `loaded`; reports what needs a restart.
+    private func apply(_ loaded: Preset, label: String) -> (ok: Bool, lines: [String]) {
         let running = host.liveConfiguration
         let changed = PresetEdit.changedKeys(from: running, to: loaded.configuration)
-        host.rearmFeedbackGuard()
-        guard !changed.isEmpty else { return ["SIGHUP: reloaded \(loaded.source): no changes"] }
+        guard !changed.isEmpty else { return (true, ["\(label) \(loaded.source): no changes"]) }
         let result = host.applyLive(loaded.configuration)
         followBackingLevel(from: running, to: result.reached)
         if result.dropped > 0 {
-            return ["SIGHUP: the engine's message queue was full; nothing applied, send SIGHUP again"]
+            return (false, ["\(label): the engine's message queue was full; nothing applied, try again"])
         }
         let restart = PresetEdit.changedKeys(from: result.reached, to: loaded.configuration)
         let live = changed.filter { !restart.contains($0) }
-        var lines = ["SIGHUP: reloaded \(loaded.source)"]
+        var lines = ["\(label) \(loaded.source)"]
         if !live.isEmpty { lines.append("applied: " + live.joined(separator: ", ")) }
         if !restart.isEmpty { lines.append("needs a restart (ignored): " + restart.joined(separator: ", ")) }
-        return lines
+        return (true, lines)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import VoiceCycle
+import VoiceRecorder
 
 extension LiveLoop {
     /// The `--control` commands that act on the session rather than the engine: `record`,
@@ -23,10 +24,10 @@ extension LiveLoop {
         }
     }
 
-    /// Opens new recordings from the templates; returns what to print.
-    func startRecording() -> [String] {
+    /// Opens new recordings from the templates (of `taps` only, when given); returns what to print.
+    func startRecording(taps: [Tap]? = nil) -> [String] {
         do {
-            let lines = try recorder.start(host, client: driver.clientName)
+            let lines = try recorder.start(host, client: driver.clientName, taps: taps)
             recordingStarted = ProcessInfo.processInfo.systemUptime
             return lines
         } catch {

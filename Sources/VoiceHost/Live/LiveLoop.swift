@@ -3,6 +3,7 @@ import Glibc
 import VoiceCycle
 import VoiceEngine
 import VoiceJACK
+import VoiceWeb
 
 /// One live session's parts and the main thread's work between signals.
 ///
@@ -28,6 +29,13 @@ final class LiveLoop {
     private var blockSize: Int
     private var feedbackEvents = 0
     private var mutedTalkEvents = 0
+    /// The web panel (`--web`): its server and the session's side of it.
+    var panelServer: PanelServer?
+    var panel: LivePanel?
+    /// When the session started (`ProcessInfo.systemUptime`), the panel's time axis.
+    let sessionStarted = ProcessInfo.processInfo.systemUptime
+    /// The preset running (the panel's load changes it).
+    var loadedPreset: String
     private var server: String { request.options.serverDisplayName }
 
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
@@ -59,6 +67,7 @@ final class LiveLoop {
             throw HostError(.unavailable, "\(error)")
         }
         blockSize = driver.blockSize
+        loadedPreset = request.presetName
         control = LiveControl(
             host: host, preset: request.presetArgument ?? request.presetName, backing: backing, recorder: recorder,
             streaming: streaming)
@@ -101,6 +110,14 @@ final class LiveLoop {
             for note in driver.autoConnect() { out.log(note) }
         }
         if commands != nil { out.log("reading commands from standard input (help lists them)") }
+        if let address = request.web {
+            do {
+                (panelServer, panel) = try startPanel(at: address)
+            } catch {
+                finish()
+                throw error
+            }
+        }
     }
 
     /// Handles one signal; returns true when the session has ended cleanly.
@@ -163,6 +180,7 @@ final class LiveLoop {
             for line in sessionCommand(command) ?? control.handle(command) { out.log(line) }
         }
         reportEvents()
+        if let panel { tickPanel(panel) }
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
             out.log(
@@ -229,6 +247,8 @@ final class LiveLoop {
     /// within a timeout, and prints the summary. A second SIGINT/SIGTERM while leaving exits at
     /// once (the files are already final).
     func finish() {
+        panelServer?.stop()
+        panelServer = nil
         if let line = streaming?.stop(host, recorder: recorder) { out.log("summary: " + line) }
         _ = recorder.stop(detachingFrom: host)
         recordingStarted = nil

@@ -55,4 +55,18 @@ public struct LiveRecordingOptions: Sendable {
         if let format { template = String(template.dropLast(3)) + format.fileExtension }
         return [Target(tap: .voice, template: template)]
     }
+
+    /// The targets a start for `taps` records (the web panel's tap choice): a tap `--record`
+    /// names keeps its template; another gets the default template in the recording folder (the
+    /// first `--record` file's folder, else the current one). Names come from templates only, so
+    /// a choice of taps cannot write anywhere else.
+    func targets(for taps: [Tap]) -> [Target] {
+        let given = effectiveTargets
+        let folder = targets.first.map { URL(fileURLWithPath: $0.template).deletingLastPathComponent().path } ?? "."
+        // Without --record, the default template (its extension following --format).
+        let template = targets.isEmpty ? given[0].template : Self.defaultTemplate
+        return taps.map { tap in
+            given.first { $0.tap == tap } ?? Target(tap: tap, template: folder + "/" + template)
+        }
+    }
 }

@@ -6,6 +6,7 @@ import VoiceEngine
 import VoiceJACK
 import VoiceRecorder
 import VoiceStream
+import VoiceWeb
 
 /// What `voicerack run` runs.
 public struct LiveRequest: Sendable {
@@ -30,6 +31,8 @@ public struct LiveRequest: Sendable {
     /// When the server goes away, finalise the takes, wait for it to come back and resume with
     /// the same ports and connections into new takes (`--wait-for-server`), instead of exiting 69.
     public var waitForServer = false
+    /// Serve the web control panel here (`--web [HOST:]PORT`); nil: no panel.
+    public var web: PanelAddress?
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
@@ -43,7 +46,7 @@ public struct LiveRequest: Sendable {
 ///
 /// The session owns the cycle (`CycleHost`: engine, swaps, recordings, backing), the control
 /// surfaces and the recordings; the JACK driver only moves audio. The main thread waits for
-/// signals in slices of 100 ms and between them runs `LiveLoop.tick`: server shutdown, write
+/// signals in slices of 100 ms (40 ms with the web panel) and between them runs `LiveLoop.tick`: server shutdown, write
 /// errors, commands, latency, status. SIGUSR1 starts or stops recording, SIGUSR2 pauses the
 /// backing track, SIGHUP from a user reloads the preset.
 ///
@@ -74,8 +77,10 @@ public enum LiveSession {
         let loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming)
         defer { loop.backing?.stop() }
         try loop.start()
+        // With the panel open the loop runs at 25 Hz, the rate of its meters; else at 10 Hz.
+        let slice = request.web == nil ? 0.1 : 0.04
         while true {
-            if let signal = signals.wait(seconds: 0.1) {
+            if let signal = signals.wait(seconds: slice) {
                 if try loop.handle(signal) { return }
                 continue
             }
