@@ -117,7 +117,7 @@ enum PanelPage {
         'use strict';
         const $ = (id) => document.getElementById(id);
         const token = new URLSearchParams(location.search).get('token') || '';
-        let socket, nextId = 1, setup = null, lastSetup = '';
+        let socket, nextId = 1, setup = null, lastSetup = '', lastShape = '';
         const meters = {}, history = [], clips = { mic: 0, voice: 0 };
         const HISTORY_SECONDS = 30;
 
@@ -179,10 +179,10 @@ enum PanelPage {
           $('backingstate').textContent = m.backing ? m.backing + ' at ' + m.backingLevelDB.toFixed(1) + ' dB' : 'no backing track';
           history.push([m.time, m.micDB, m.voiceDB, m.echoRemovalDB]);
           while (history.length && history[0][0] < m.time - HISTORY_SECONDS) history.shift();
-          $('meters-count') && ($('meters-count').textContent = history.length);
           window.voicerackUpdates = (window.voicerackUpdates || 0) + 1;
         }
         function drawHistory() {
+          requestAnimationFrame(drawHistory);
           const c = $('history'), g = c.getContext('2d');
           const w = c.width, h = c.height; g.clearRect(0, 0, w, h);
           g.strokeStyle = '#2e353d'; g.lineWidth = 1;
@@ -202,11 +202,14 @@ enum PanelPage {
           line(1, '#4ea1ff', (db) => Math.max(0, (db + 60) / 60));
           line(2, '#3fbf6f', (db) => Math.max(0, (db + 60) / 60));
           line(3, '#e0c341', (db) => Math.max(0, Math.min(1, db / 60)));
-          requestAnimationFrame(drawHistory);
         }
         function step(c) {
           const span = c.maximum - c.minimum;
           return span <= 2 ? 0.01 : span <= 20 ? 0.1 : span <= 200 ? 0.5 : 1;
+        }
+        function note(c) {
+          const shown = c.kind === 'number' ? c.value + (c.unit ? ' ' + c.unit : '') : '';
+          return c.live ? shown : (shown ? shown + ' · ' : '') + 'restart';
         }
         function control(c) {
           const row = document.createElement('div');
@@ -217,7 +220,7 @@ enum PanelPage {
           if (c.kind === 'number') {
             input = document.createElement('input'); input.type = 'range';
             input.min = c.minimum; input.max = c.maximum; input.step = step(c); input.value = c.value;
-            value.textContent = c.value + (c.unit ? ' ' + c.unit : '');
+            value.textContent = note(c);
             input.addEventListener('input', () => value.textContent = input.value + (c.unit ? ' ' + c.unit : ''));
             input.addEventListener('change', () => send({ op: 'set', key: c.key, value: input.value }));
           } else if (c.kind === 'toggle') {
@@ -232,27 +235,38 @@ enum PanelPage {
             input = document.createElement('input'); input.type = 'text'; input.value = c.value; input.readOnly = true;
           }
           input.id = 'control-' + c.key; input.disabled = !c.live; row.append(input);
-          if (!c.live) value.textContent = 'restart';
+          if (!c.live) value.textContent = note(c);
           row.append(value); return row;
         }
         function build(s) {
           const text = JSON.stringify(s); if (text === lastSetup) return; lastSetup = text; setup = s;
           $('preset').textContent = 'preset ' + s.preset;
-          const open = new Set([...document.querySelectorAll('#sections details[open]')].map((d) => d.dataset.section));
-          const focused = document.activeElement && document.activeElement.id;
-          const sections = $('sections'); sections.textContent = '';
-          const groups = new Map();
-          for (const c of s.controls) {
-            const name = c.key.split('.')[0];
-            if (!groups.has(name)) {
-              const d = document.createElement('details'); d.dataset.section = name;
-              d.open = open.size ? open.has(name) : ['input', 'agc', 'monitor', 'output'].includes(name);
-              const sum = document.createElement('summary'); sum.textContent = name; d.append(sum);
-              groups.set(name, d); sections.append(d);
+          // Same keys, kinds and liveness: update the values in place (a slider being moved keeps
+          // its element and its focus); else draw the controls anew.
+          const shape = JSON.stringify(s.controls.map((c) => [c.key, c.kind, c.live, c.minimum, c.maximum, c.choices]));
+          if (shape === lastShape) {
+            for (const c of s.controls) {
+              const input = $('control-' + c.key);
+              if (!input || input === document.activeElement) continue;
+              if (c.kind === 'toggle') input.checked = c.value === 'true'; else input.value = c.value;
+              if (c.kind === 'number') input.parentElement.querySelector('.note').textContent = note(c);
             }
-            groups.get(name).append(control(c));
+          } else {
+            lastShape = shape;
+            const open = new Set([...document.querySelectorAll('#sections details[open]')].map((d) => d.dataset.section));
+            const sections = $('sections'); sections.textContent = '';
+            const groups = new Map();
+            for (const c of s.controls) {
+              const name = c.key.split('.')[0];
+              if (!groups.has(name)) {
+                const d = document.createElement('details'); d.dataset.section = name;
+                d.open = open.size ? open.has(name) : ['input', 'agc', 'monitor', 'backing', 'output'].includes(name);
+                const sum = document.createElement('summary'); sum.textContent = name; d.append(sum);
+                groups.set(name, d); sections.append(d);
+              }
+              groups.get(name).append(control(c));
+            }
           }
-          if (focused && $(focused)) $(focused).focus();
           const list = $('presetlist'); const chosen = list.value; list.textContent = '';
           for (const name of s.presets) { const o = document.createElement('option'); o.textContent = name; list.append(o); }
           list.value = s.presets.includes(chosen) ? chosen : s.preset;

@@ -37,10 +37,16 @@ struct PanelSocket: WSHandler {
         return frames
     }
 
+    /// On a fixed beat (deadlines, not sleeps after each send), so a late wake-up does not lower
+    /// the rate.
     private func sendFigures(to out: AsyncStream<WSFrame>.Continuation) async {
+        let clock = ContinuousClock()
+        var next = clock.now
         while !Task.isCancelled {
             out.yield(Self.text(PanelMessage.meters(backend.meters())))
-            try? await Task.sleep(for: interval)
+            next += interval
+            if next < clock.now { next = clock.now }
+            try? await Task.sleep(until: next, clock: clock)
         }
     }
 

@@ -57,16 +57,17 @@ public struct LiveRecordingOptions: Sendable {
     }
 
     /// The targets a start for `taps` records (the web panel's tap choice): a tap `--record`
-    /// names keeps its template; another gets the default template in the recording folder (the
-    /// first `--record` file's folder, else the current one). Names come from templates only, so
-    /// a choice of taps cannot write anywhere else.
+    /// names keeps its template; another takes the first `--record` template when it holds
+    /// `{tap}`, else the default template in that file's folder (the current one without
+    /// `--record`). Names come from templates only, so a choice of taps cannot write elsewhere.
     func targets(for taps: [Tap]) -> [Target] {
         let given = effectiveTargets
-        let folder = targets.first.map { URL(fileURLWithPath: $0.template).deletingLastPathComponent().path } ?? "."
-        // Without --record, the default template (its extension following --format).
-        let template = targets.isEmpty ? given[0].template : Self.defaultTemplate
+        let first = given[0].template
+        let folder = URL(fileURLWithPath: first).deletingLastPathComponent().path
+        // Without --record, `first` is the default template (its extension following --format).
+        let template = first.contains("{tap}") ? first : folder + "/" + Self.defaultTemplate
         return taps.map { tap in
-            given.first { $0.tap == tap } ?? Target(tap: tap, template: folder + "/" + template)
+            given.first { $0.tap == tap } ?? Target(tap: tap, template: template)
         }
     }
 }
