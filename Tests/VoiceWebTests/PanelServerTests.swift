@@ -6,7 +6,7 @@ import VoiceWeb
 /// The panel's server against a bare client: the token, the Host and Origin checks, the
 /// WebSocket's limits, and requests that must never reach the session.
 @Suite("web panel server: token, origin, limits", .serialized)
-struct PanelServerTests {
+struct PanelServerTests: Sendable {
     /// A session stand-in that counts what reaches it.
     final class Backend: PanelBackend {
         let performed = Mutex<[PanelRequest]>([])
@@ -37,6 +37,22 @@ struct PanelServerTests {
 
     var port: UInt16 { server.port }
 
+    /// Runs `body` (blocking socket calls) on a thread of its own: the server answers on Swift's
+    /// cooperative pool, which a blocked test thread must not hold (2 threads on 2 cores: two
+    /// blocking tests would starve the server).
+    func offPool(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            Thread {
+                do {
+                    try body()
+                    done.resume()
+                } catch {
+                    done.resume(throwing: error)
+                }
+            }.start()
+        }
+    }
+
     func request(_ target: String, host: String? = nil, origin: String? = nil, method: String = "GET") throws -> (
         status: Int, head: String, body: String
     ) {
@@ -56,8 +72,9 @@ struct PanelServerTests {
     }
 
     @Test("the page needs the token, this server's Host and no foreign Origin; nothing else is served")
-    func pageChecks() throws {
+    func pageChecks() async throws {
         defer { server.stop() }
+        try await offPool { [self] in
         let good = try request("/?token=\(token.text)")
         #expect(good.status == 200)
         #expect(good.body.contains("<title>voicerack</title>"))
@@ -69,11 +86,13 @@ struct PanelServerTests {
         #expect(try request("/../../etc/passwd?token=\(token.text)").status == 404)
         #expect(try request("/%2e%2e/%2e%2e/etc/passwd?token=\(token.text)").status == 404)
         #expect(try request("/?token=\(token.text)", method: "POST").status == 405)
+        }
     }
 
     @Test("the socket needs the token and this server's Origin; when open it sends the setup, then the figures")
-    func socketChecks() throws {
+    func socketChecks() async throws {
         defer { server.stop() }
+        try await offPool { [self] in
         #expect(try socket(token: "wrong").1 == 401)
         #expect(try socket(origin: "http://evil.example").1 == 403)
         #expect(try socket(origin: nil).1 == 403)
@@ -83,11 +102,13 @@ struct PanelServerTests {
         let meters = client.message(ofType: "meters")?["meters"] as? [String: Any]
         #expect(meters?["micDB"] as? Double == -17)
         #expect(backend.performed.withLock { $0.isEmpty })
+        }
     }
 
     @Test("oversized, binary and non-UTF-8 messages close that socket with its code; the server serves on")
-    func oversizedAndBinary() throws {
+    func oversizedAndBinary() async throws {
         defer { server.stop() }
+        try await offPool { [self] in
         let big = Array(repeating: UInt8(ascii: "a"), count: PanelServer.maximumMessage + 1)
         for (frames, code) in [
             ([RawClient.frame(opcode: 1, big)], 1009),
@@ -110,11 +131,13 @@ struct PanelServerTests {
         #expect(status == 101)
         #expect(client.message(ofType: "meters") != nil)
         #expect(backend.performed.withLock { $0.isEmpty })
+        }
     }
 
     @Test("malformed requests are answered with what is wrong, never reach the session, and the socket stays open")
-    func malformedRequests() throws {
+    func malformedRequests() async throws {
         defer { server.stop() }
+        try await offPool { [self] in
         let (client, status) = try socket()
         #expect(status == 101)
         let cases: [(String, String)] = [
@@ -142,6 +165,7 @@ struct PanelServerTests {
         let reply = client.message(ofType: "reply")
         #expect(reply?["id"] as? Int == 7)
         #expect(backend.performed.withLock { $0 } == [.savePreset("my-podcast_2")])
+        }
     }
 
     @Test("--web addresses: PORT binds loopback; HOST:PORT; words and IPv6 are refused with what to give")
