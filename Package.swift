@@ -56,6 +56,9 @@ let package = Package(
         // MARK: Real-time core (pure Swift, no C)
         .target(name: "VoiceRT"),
         .target(name: "VoiceUnits", dependencies: ["VoiceRT"]),
+        // What every control surface shares: the commands, their replies, the meters snapshot
+        // and the hub the live session serves them through (pure Swift, no audio).
+        .target(name: "VoiceControl"),
 
         // MARK: C library edges
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"]),
@@ -66,7 +69,7 @@ let package = Package(
 
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
-        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles"]),
+        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles", "VoiceControl"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
         // The one render cycle every driver runs (ProcessThread/), its owner on the control side
         // (CycleHost) and the driver protocol.
@@ -76,14 +79,15 @@ let package = Package(
         .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceCycle"]),
         // The only importer of CShout, COpusEnc and CLame: Icecast streaming fed like a recording.
         .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder"]),
-        // The browser control panel (`run --web`): server, token and origin checks, the page. Knows
-        // nothing of the engine: the session hands it figures and takes its commands.
-        .target(name: "VoiceWeb", dependencies: [.product(name: "FlyingFox", package: "FlyingFox")]),
+        // The browser control panel (`run --web`): a control surface (VoiceControl) with its server,
+        // token and origin checks and the page. Knows nothing of the engine or the session.
+        .target(
+            name: "VoiceWeb", dependencies: ["VoiceControl", .product(name: "FlyingFox", package: "FlyingFox")]),
         .target(
             name: "VoiceHost",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
-                "VoiceStream", "VoiceWeb",
+                "VoiceStream", "VoiceControl",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -92,7 +96,7 @@ let package = Package(
             name: "voicerack",
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
-                "VoiceStream", "VoiceWeb",
+                "VoiceStream", "VoiceWeb", "VoiceControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -112,12 +116,14 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "VoiceRTTests", dependencies: ["VoiceRT"]),
+        .testTarget(name: "VoiceControlTests", dependencies: ["VoiceControl"]),
         .testTarget(name: "VoiceUnitsTests", dependencies: ["VoiceUnits", "VoiceTestSupport"]),
         .testTarget(name: "VoiceSpeexTests", dependencies: ["VoiceSpeex", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
-        .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceTestSupport"]),
+        .testTarget(
+            name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceControl", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
@@ -131,7 +137,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
         // The web panel's security against a real server (the browser tests are among the JACK ones).
         // against voicerack on a dummy jackd; the browser tests skip when chromium is absent.
-        .testTarget(name: "VoiceWebTests", dependencies: ["VoiceWeb"]),
+        .testTarget(name: "VoiceWebTests", dependencies: ["VoiceWeb", "VoiceControl"]),
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         // The auto-connect test drives VoiceJACK's driver itself, to make a patchbay's connection
         // between activation and auto-connect.

@@ -78,6 +78,8 @@ public struct EngineState: ~Copyable {
     var micMeter: LevelMeter
     var farMeter: LevelMeter
     var outputMeter: LevelMeter
+    /// The monitor mix, measured in `mixMonitor` (after `render`, so published a cycle late).
+    var monitorMeter: LevelMeter
     var erle = ERLEMeter()
     /// Which frames the ERLE figure counts as the far end alone.
     var echoPath: EchoPathGate
@@ -157,6 +159,7 @@ public struct EngineState: ~Copyable {
         micMeter = LevelMeter(sampleRate: sampleRate)
         farMeter = LevelMeter(sampleRate: sampleRate)
         outputMeter = LevelMeter(sampleRate: sampleRate)
+        monitorMeter = LevelMeter(sampleRate: sampleRate)
         self.health = health
         figures.appliedDelay = delayLeft.delay
     }

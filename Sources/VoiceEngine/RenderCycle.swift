@@ -160,6 +160,9 @@ extension EngineState {
         figures.micLevel = micMeter.rms
         figures.micPeak = micMeter.peak
         figures.farLevel = farMeter.rms
+        figures.farPeak = farMeter.peak
+        figures.monitorLevel = monitorMeter.rms
+        figures.monitorPeak = monitorMeter.peak
         figures.outputLevel = outputMeter.rms
         figures.outputPeak = outputMeter.peak
         figures.echoReturnLossEnhancement = erle.ratio()

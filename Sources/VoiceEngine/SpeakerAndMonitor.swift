@@ -51,16 +51,28 @@ extension EngineState {
                 monitorLeft[i] = 0
                 monitorRight[i] = 0
             }
+            monitorMeter.measure(power: 0, peak: 0, frames: frames)
             return
         }
         guardMonitor(frames)
         let source = m.dry ? UnsafePointer(buffers.mic) : voice
+        var sumLeft: Float = 0
+        var sumRight: Float = 0
+        var peak: Float = 0
         for i in 0..<frames {
             let v = source[i]
             let g = monitorGains.next()
-            monitorLeft[i] = g.voiceLeft * v + g.far * speakerLeft[i]
-            monitorRight[i] = g.voiceRight * v + g.far * speakerRight[i]
+            let l = g.voiceLeft * v + g.far * speakerLeft[i]
+            let r = g.voiceRight * v + g.far * speakerRight[i]
+            monitorLeft[i] = l
+            monitorRight[i] = r
+            sumLeft += l * l
+            sumRight += r * r
+            peak = max(max(peak, abs(l)), abs(r))
         }
+        // The louder channel: a voice panned hard left reads as loud as it sounds there.
+        let power = frames > 0 ? max(sumLeft, sumRight) / Float(frames) : 0
+        monitorMeter.measure(power: power, peak: peak, frames: frames)
     }
 }
 

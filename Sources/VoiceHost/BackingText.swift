@@ -1,4 +1,5 @@
 import Foundation
+import VoiceControl
 
 /// Lines about the backing track for the live client's log.
 ///
@@ -10,6 +11,19 @@ enum BackingText {
         let playing = track.togglePlaying()
         return String(
             format: "SIGUSR2: backing track %@ at %.1f s", playing ? "playing" : "paused", track.secondsPlayed)
+    }
+
+    /// `backing play|pause|toggle` from a surface: what the track does now, or that there is none.
+    static func apply(_ action: LiveCommand.BackingAction, to track: BackingTrack?) -> LiveReply {
+        guard let track else { return .failure("no backing track (give --backing FILE)") }
+        switch action {
+        case .toggle: _ = track.togglePlaying()
+        case .play: track.source.pointee.setPlaying(true)
+        case .pause: track.source.pointee.setPlaying(false)
+        }
+        let playing = track.source.pointee.isPlaying
+        return LiveReply(
+            lines: [String(format: "backing track %@ at %.1f s", playing ? "playing" : "paused", track.secondsPlayed)])
     }
 
     /// The exit summary line: what played, underruns, the reader's CPU. Call after `stop`.

@@ -263,9 +263,6 @@ public final class BackingTrack: @unchecked Sendable {
         return on
     }
 
-    /// True while playing (not paused). - Realtime: never needed; any thread.
-    public var isPlaying: Bool { source.pointee.isPlaying }
-
     /// Sets the level on the speakers (dB); the process thread glides to it. - Realtime: any thread.
     public func setLevel(_ db: Float) { source.pointee.setLevel(db) }
 

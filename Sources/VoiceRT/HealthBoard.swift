@@ -12,6 +12,9 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
     @usableFromInline let micLevel = Atomic<UInt32>(0)
     @usableFromInline let micPeak = Atomic<UInt32>(0)
     @usableFromInline let farLevel = Atomic<UInt32>(0)
+    @usableFromInline let farPeak = Atomic<UInt32>(0)
+    @usableFromInline let monitorLevel = Atomic<UInt32>(0)
+    @usableFromInline let monitorPeak = Atomic<UInt32>(0)
     @usableFromInline let outputLevel = Atomic<UInt32>(0)
     @usableFromInline let outputPeak = Atomic<UInt32>(0)
     @usableFromInline let echoReturnLossEnhancement = Atomic<UInt32>(0)
@@ -41,6 +44,9 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         micLevel.store(figures.micLevel.bitPattern, ordering: .relaxed)
         micPeak.store(figures.micPeak.bitPattern, ordering: .relaxed)
         farLevel.store(figures.farLevel.bitPattern, ordering: .relaxed)
+        farPeak.store(figures.farPeak.bitPattern, ordering: .relaxed)
+        monitorLevel.store(figures.monitorLevel.bitPattern, ordering: .relaxed)
+        monitorPeak.store(figures.monitorPeak.bitPattern, ordering: .relaxed)
         outputLevel.store(figures.outputLevel.bitPattern, ordering: .relaxed)
         outputPeak.store(figures.outputPeak.bitPattern, ordering: .relaxed)
         echoReturnLossEnhancement.store(figures.echoReturnLossEnhancement.bitPattern, ordering: .relaxed)
@@ -69,6 +75,9 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         f.micLevel = Float(bitPattern: micLevel.load(ordering: .relaxed))
         f.micPeak = Float(bitPattern: micPeak.load(ordering: .relaxed))
         f.farLevel = Float(bitPattern: farLevel.load(ordering: .relaxed))
+        f.farPeak = Float(bitPattern: farPeak.load(ordering: .relaxed))
+        f.monitorLevel = Float(bitPattern: monitorLevel.load(ordering: .relaxed))
+        f.monitorPeak = Float(bitPattern: monitorPeak.load(ordering: .relaxed))
         f.outputLevel = Float(bitPattern: outputLevel.load(ordering: .relaxed))
         f.outputPeak = Float(bitPattern: outputPeak.load(ordering: .relaxed))
         f.echoReturnLossEnhancement = Float(bitPattern: echoReturnLossEnhancement.load(ordering: .relaxed))
@@ -104,6 +113,12 @@ public struct HealthFigures: Sendable, BitwiseCopyable {
     public var clockDriftPPM: Float = .nan
     /// Far-end (echo reference) RMS level.
     public var farLevel: Float = 0
+    /// Far-end peak level with a slow release.
+    public var farPeak: Float = 0
+    /// Monitor mix (monitor_out, the louder channel) RMS and peak levels, as of the cycle
+    /// before; 0 while the monitor is off.
+    public var monitorLevel: Float = 0
+    public var monitorPeak: Float = 0
     /// Processed voice RMS level.
     public var outputLevel: Float = 0
     /// Processed voice peak level with a slow release.

@@ -11,17 +11,16 @@ public struct PanelMeters: Codable, Sendable, Equatable {
     public var micDB: Double = -120
     public var micPeakDB: Double = -120
     public var farDB: Double = -120
+    public var farPeakDB: Double = -120
     public var voiceDB: Double = -120
     public var voicePeakDB: Double = -120
-    /// The monitor mix's level; nil when the session does not measure it.
-    public var monitorDB: Double?
-    /// Samples clipped so far at the mic and at voice_out (the page lights a lamp when they grow).
-    public var micClips = 0
-    public var voiceClips = 0
+    public var monitorDB: Double = -120
+    public var monitorPeakDB: Double = -120
     /// Echo removed (ERLE, dB); nil until the far end has played alone long enough to measure.
     public var echoRemovalDB: Double?
-    /// One word for the user: "off", "no far end", "converging", "partly removed", "removed".
-    public var echoVerdict = "off"
+    /// A few words for the user: "good", "fair: …", "poor: …", "converging", "no far end yet"
+    /// (the page says "off" when echo_canceller.enabled is false).
+    public var echoVerdict = "no far end yet"
     /// Estimated mic/far-end delay, ms; nil until found.
     public var delayMS: Double?
     /// Clock drift between playback and mic, ppm; nil until measured.
@@ -46,7 +45,7 @@ public struct PanelMeters: Codable, Sendable, Equatable {
     public var framesLost = 0
     /// "playing", "paused", or nil without a backing track.
     public var backing: String?
-    public var backingLevelDB: Double = 0
+    public var backingSeconds: Double = 0
 
     public init() {}
 }
@@ -91,21 +90,18 @@ public struct PanelControl: Codable, Sendable, Equatable {
     }
 }
 
-/// What the page builds its controls from: the keys, the presets it may load and the taps it
-/// may record.
+/// What the page builds its controls from: the keys and the presets it may load.
 ///
 /// - Realtime: never.
 public struct PanelSetup: Codable, Sendable, Equatable {
     public var controls: [PanelControl]
     public var presets: [String]
-    public var taps: [String]
-    /// The preset the session runs.
+    /// The preset the session runs (the last one loaded).
     public var preset: String
 
-    public init(controls: [PanelControl], presets: [String], taps: [String], preset: String) {
+    public init(controls: [PanelControl], presets: [String], preset: String) {
         self.controls = controls
         self.presets = presets
-        self.taps = taps
         self.preset = preset
     }
 }

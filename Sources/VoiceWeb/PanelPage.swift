@@ -2,7 +2,7 @@
 /// loading nothing from elsewhere.
 ///
 /// The page opens `/ws` with the token from its own address, draws the meters from each figures
-/// message (holding peaks for 2 s, lighting clip lamps when the clip counts grow, keeping 30 s of
+/// message (holding peaks for 2 s, lighting clip lamps at full-scale peaks, keeping 30 s of
 /// history on a canvas), builds the controls from the setup message (a slider, switch or list per
 /// key; restart-only keys greyed with "restart"), and sends each change as one request.
 enum PanelPage {
@@ -42,8 +42,8 @@ enum PanelPage {
         .fig span { display:block; color:var(--dim); font-size:12px; }
         .fig b { font-size:18px; font-weight:600; font-variant-numeric: tabular-nums; }
         .verdict { font-size:22px; font-weight:700; }
-        .verdict.removed { color:var(--green); } .verdict.partly { color:var(--yellow); }
-        .verdict.converging { color:var(--red); }
+        .verdict.good { color:var(--green); } .verdict.fair { color:var(--yellow); }
+        .verdict.poor, .verdict.converging { color:var(--red); } .verdict.off { color:var(--dim); }
         button { background:#2b333c; color:var(--text); border:1px solid #3b4550; border-radius:6px; padding:6px 12px;
           font:inherit; cursor:pointer; }
         button.rec { background:#5a1e22; border-color:#7c2a30; }
@@ -98,7 +98,6 @@ enum PanelPage {
         </section>
         <section id="recording"><h2>Recording</h2>
           <div class="row"><button id="record" class="rec">● Record</button><b id="rectime">00:00:00</b><span id="lost"></span></div>
-          <div class="row" id="taps"></div>
           <div id="files" class="note"></div>
         </section>
         <section id="backing"><h2>Backing track and presets</h2>
@@ -118,7 +117,7 @@ enum PanelPage {
         const $ = (id) => document.getElementById(id);
         const token = new URLSearchParams(location.search).get('token') || '';
         let socket, nextId = 1, setup = null, lastSetup = '', lastShape = '';
-        const meters = {}, history = [], clips = { mic: 0, voice: 0 };
+        const meters = {}, history = [];
         const HISTORY_SECONDS = 30;
 
         function log(text, bad) {
@@ -132,17 +131,16 @@ enum PanelPage {
         }
         function dbText(db) { return db <= -119 ? '-inf' : db.toFixed(1); }
         function position(db) { return Math.max(0, Math.min(100, (db + 60) / 60 * 100)); }
-        function meter(name, rms, peak, clipCount) {
+        function meter(name, rms, peak) {
           const m = meters[name] || (meters[name] = { hold: -120, holdAt: 0 });
           const box = $('meter-' + name); const now = performance.now();
-          if (rms === null || rms === undefined) { $(name + '-db').textContent = 'n/a'; return; }
           if (peak >= m.hold || now - m.holdAt > 2000) { m.hold = peak; m.holdAt = now; }
           box.querySelector('.fill').style.width = position(rms) + '%';
           box.querySelector('.hold').style.left = position(m.hold) + '%';
           $(name + '-db').textContent = dbText(rms);
           $(name + '-db').dataset.db = rms;
           const lamp = box.querySelector('.lamp');
-          if (clipCount !== undefined && clipCount > (clips[name] || 0)) { clips[name] = clipCount; m.clipAt = now; }
+          // A peak at full scale (the meters' peaks are sample peaks) lights the lamp for 2 s.
           if (peak >= -0.1) m.clipAt = now;
           lamp.classList.toggle('lit', now - (m.clipAt || -1e9) < 2000);
         }
@@ -152,12 +150,14 @@ enum PanelPage {
           return p(Math.floor(s / 3600)) + ':' + p(Math.floor(s / 60) % 60) + ':' + p(s % 60);
         }
         function show(m) {
-          meter('mic', m.micDB, m.micPeakDB, m.micClips);
-          meter('far', m.farDB, m.farDB, undefined);
-          meter('voice', m.voiceDB, m.voicePeakDB, m.voiceClips);
-          meter('monitor', m.monitorDB, m.monitorDB, undefined);
-          const v = $('verdict'); v.textContent = m.echoVerdict;
-          v.className = 'verdict ' + m.echoVerdict.split(' ')[0];
+          meter('mic', m.micDB, m.micPeakDB);
+          meter('far', m.farDB, m.farPeakDB);
+          meter('voice', m.voiceDB, m.voicePeakDB);
+          meter('monitor', m.monitorDB, m.monitorPeakDB);
+          const canceller = setup && setup.controls.find((c) => c.key === 'echo_canceller.enabled');
+          const verdict = canceller && canceller.value === 'false' ? 'off' : m.echoVerdict;
+          const v = $('verdict'); v.textContent = verdict;
+          v.className = 'verdict ' + verdict.split(/[ :]/)[0];
           $('erle').textContent = m.echoRemovalDB == null ? '–' : m.echoRemovalDB.toFixed(0) + ' dB';
           $('delay').textContent = m.delayMS == null ? '–' : m.delayMS.toFixed(0) + ' ms';
           $('drift').textContent = m.driftPPM == null ? '–' : m.driftPPM.toFixed(0) + ' ppm';
@@ -176,7 +176,7 @@ enum PanelPage {
           $('rectime').textContent = clock(m.recording ? m.recordingSeconds : 0);
           $('lost').textContent = m.framesLost > 0 ? 'lost ' + m.framesLost + ' frames' : '';
           $('files').textContent = m.recordingFiles.join(', ');
-          $('backingstate').textContent = m.backing ? m.backing + ' at ' + m.backingLevelDB.toFixed(1) + ' dB' : 'no backing track';
+          $('backingstate').textContent = m.backing ? m.backing + ', ' + clock(m.backingSeconds) + ' played' : 'no backing track';
           history.push([m.time, m.micDB, m.voiceDB, m.echoRemovalDB]);
           while (history.length && history[0][0] < m.time - HISTORY_SECONDS) history.shift();
           window.voicerackUpdates = (window.voicerackUpdates || 0) + 1;
@@ -270,14 +270,6 @@ enum PanelPage {
           const list = $('presetlist'); const chosen = list.value; list.textContent = '';
           for (const name of s.presets) { const o = document.createElement('option'); o.textContent = name; list.append(o); }
           list.value = s.presets.includes(chosen) ? chosen : s.preset;
-          const taps = $('taps');
-          if (!taps.childElementCount) {
-            for (const tap of s.taps) {
-              const l = document.createElement('label'); const box = document.createElement('input');
-              box.type = 'checkbox'; box.value = tap; box.checked = tap === 'voice'; box.id = 'tap-' + tap;
-              l.append(box, ' ' + tap); taps.append(l);
-            }
-          }
         }
         function connect() {
           const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
@@ -292,9 +284,7 @@ enum PanelPage {
           };
         }
         $('record').onclick = () => {
-          const recording = $('record').dataset.recording === 'true';
-          const taps = [...document.querySelectorAll('#taps input:checked')].map((b) => b.value);
-          send({ op: 'record', start: !recording, taps: taps });
+          send({ op: 'record', start: $('record').dataset.recording !== 'true' });
         };
         $('pause').onclick = () => send({ op: 'pause' });
         $('unmute').onclick = () => send({ op: 'unmute' });

@@ -7,8 +7,8 @@ import Foundation
 public enum PanelRequest: Sendable, Equatable {
     /// Set a preset key (`section.name`) to a value, as `--control`'s `set`.
     case set(key: String, value: String)
-    /// Start recording the given taps (empty: as `--record` says), or stop.
-    case record(start: Bool, taps: [String])
+    /// Start recording (the `--record` files, else the voice), or stop.
+    case record(Bool)
     /// Pause or resume the backing track.
     case pauseBacking
     /// Unmute the monitor after the feedback guard muted it.
@@ -46,9 +46,7 @@ public enum PanelRequest: Sendable, Equatable {
         case "set":
             return (.set(key: try string("key"), value: try string("value")), id)
         case "record":
-            let taps = object["taps"] as? [String] ?? []
-            guard taps.count <= 8, taps.allSatisfy(isName) else { throw PanelError("'taps' must be tap names") }
-            return (.record(start: try flag("start"), taps: taps), id)
+            return (.record(try flag("start")), id)
         case "pause":
             return (.pauseBacking, id)
         case "unmute":
@@ -104,7 +102,9 @@ public protocol PanelBackend: Sendable {
     /// The latest figures (a copy; cheap).
     func meters() -> PanelMeters
     /// The controls and choices, with the running values.
-    func setup() -> PanelSetup
+    func setup() async -> PanelSetup
     /// Runs `request` on the session's thread and returns its answer.
     func perform(_ request: PanelRequest) async -> PanelReply
+    /// Called while a page is open: keeps the figures fresh until the returned value is dropped.
+    func watch() -> (any Sendable)?
 }

@@ -22,8 +22,9 @@ struct PanelSocket: WSHandler {
 
     func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws -> AsyncStream<WSFrame> {
         let (frames, out) = AsyncStream<WSFrame>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        out.yield(Self.text(PanelMessage.setup(backend.setup())))
         let task = Task { [self] in
+            let watch = backend.watch()
+            out.yield(Self.text(PanelMessage.setup(await backend.setup())))
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await sendFigures(to: out) }
                 group.addTask { await readRequests(from: client, replyingTo: out) }
@@ -31,7 +32,7 @@ struct PanelSocket: WSHandler {
                 group.cancelAll()
             }
             out.finish()
-            closed()
+            withExtendedLifetime(watch) { closed() }
         }
         out.onTermination = { _ in task.cancel() }
         return frames
@@ -91,7 +92,7 @@ struct PanelSocket: WSHandler {
                 message = Data()
                 out.yield(Self.text(await answer(text)))
                 // A request may change values, presets or taps: the page redraws from the setup.
-                out.yield(Self.text(PanelMessage.setup(backend.setup())))
+                out.yield(Self.text(PanelMessage.setup(await backend.setup())))
             }
         } catch {
             // The connection broke or sent a frame the decoder refused: nothing more to read.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VoiceControl
 import VoiceFiles
 import VoiceHost
 import VoiceJACK
@@ -236,7 +237,9 @@ struct Run: ParsableCommand {
             request.control = control
             request.logLevel = LogLevelChoice.parse(logLevel) ?? .info
             // Checked in validate().
-            request.web = web.flatMap { try? PanelAddress(parsing: $0) }
+            if let address = web.flatMap({ try? PanelAddress(parsing: $0) }) {
+                request.surfaces.append(Self.webPanel(at: address, preset: loaded.name))
+            }
             request.backingPath =
                 backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
             if let stream {
@@ -253,5 +256,23 @@ struct Run: ParsableCommand {
         } catch {
             throw failureExit(reporting: error)
         }
+    }
+}
+
+extension Run {
+    /// The web panel for `--web`: the keys that need a restart from the preset schema, the
+    /// preset library to load from, and saving into the first preset folder (`$VOICERACK_PRESETS`,
+    /// else the user's).
+    static func webPanel(at address: PanelAddress, preset: String) -> WebSurface {
+        WebSurface(
+            address: address, preset: preset, restartKeys: PresetEdit.restartKeys(),
+            presets: { PresetLibrary.standard().names() },
+            save: { name, keys in
+                guard let folder = PresetLibrary.standardSearchPath().first?.path else {
+                    return .failure("no preset folder to save into")
+                }
+                return PresetEdit.save(
+                    keys, as: name, in: folder, description: "Saved from the web panel (running preset \(preset))")
+            })
     }
 }

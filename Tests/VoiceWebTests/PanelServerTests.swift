@@ -15,11 +15,15 @@ struct PanelServerTests: Sendable {
             m.micDB = -17
             return m
         }
-        func setup() -> PanelSetup {
+        func setup() async -> PanelSetup {
             PanelSetup(
-                controls: [PanelControl(key: "output.gain_db", kind: .number, minimum: -40, maximum: 40, value: "0", live: true, help: "")],
-                presets: ["raw"], taps: ["voice"], preset: "raw")
+                controls: [
+                    PanelControl(
+                        key: "output.gain_db", kind: .number, minimum: -40, maximum: 40, value: "0", live: true, help: "")
+                ],
+                presets: ["raw"], preset: "raw")
         }
+        func watch() -> (any Sendable)? { nil }
         func perform(_ request: PanelRequest) async -> PanelReply {
             performed.withLock { $0.append(request) }
             return PanelReply(ok: true, lines: ["done"])
@@ -150,7 +154,7 @@ struct PanelServerTests: Sendable {
             (#"{"op":"save","name":"/tmp/evil"}"#, "is not a preset name"),
             (#"{"op":"save","name":"a.toml"}"#, "is not a preset name"),
             (#"{"op":"load","preset":"../secret"}"#, "is not a preset name"),
-            (#"{"op":"record","start":true,"taps":["../x"]}"#, "'taps' must be tap names"),
+            (#"{"op":"record"}"#, "'start' must be true or false"),
             (#"{"op":"mute","on":"yes"}"#, "'on' must be true or false"),
         ]
         for (text, expected) in cases {

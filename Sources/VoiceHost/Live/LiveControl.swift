@@ -1,10 +1,12 @@
 import Foundation
+import VoiceControl
 import VoiceCycle
 import VoiceEngine
 import VoicePresets
 
-/// Live control of a running client: `set KEY VALUE` commands (`--control`, one per line on
-/// standard input) and preset reloads (SIGHUP).
+/// The engine's share of live control: `set`, `get`, `show`, `load`, monitor unmute, voice mute
+/// and the stream, for every surface (`--control` text, OSC, the web panel), and preset reloads
+/// (SIGHUP).
 ///
 /// Changes go to the engine as typed parameter messages (`CycleHost.applyLive`) and glide in; keys
 /// that shape the engine (chain order, frame, canceller tail, delay handling, speexdsp settings,
@@ -15,133 +17,105 @@ import VoicePresets
 /// - Realtime: never; main thread.
 struct LiveControl {
     let host: CycleHost
-    /// The `--preset` argument (name or path), re-read on SIGHUP.
-    let preset: String
+    /// The `--preset` argument (name or path), re-read on SIGHUP; `load` replaces it.
+    var preset: String
     /// The playing backing track, whose level `backing.level_db` sets.
     let backing: BackingTrack?
     /// The recordings and the stream, which `stream start|stop` controls.
     let recorder: LiveRecorder
     let streaming: LiveStreaming?
 
-    static let help = [
-        "commands (one per line):",
-        "  set KEY VALUE   change a preset key while running, e.g. set compressor.threshold_dbfs -18,",
-        "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`)",
-        "  show            every key's running value and what it allows",
-        "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
-        "  record          start recording (the --record files, else the voice; as SIGUSR1)",
-        "  stop            stop recording and finalise the files",
-        "  pause           pause or resume the backing track (as SIGUSR2)",
-        "  status          the status with every number (levels, delay, ERLE, load, recording)",
-        "  stream start|stop  start or stop the Icecast stream (--stream); recording goes on",
-        "  mute on|off     mute voice_out (20 ms glide; the recordings of the voice too); while muted,",
-        "                  talking into the mic is reported",
-        "  help            this list",
-    ]
-
-    /// Runs one command line; returns what to print, with the line's own text escaped
-    /// (`ControlText`): a control character typed or piped in is shown, never obeyed.
-    func handle(_ line: String) -> [String] { respond(to: line).map(ControlText.escaped) }
-
-    private func respond(to line: String) -> [String] {
-        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard let command = words.first else { return [] }
+    /// Runs the engine's commands; nil for the session's own (recording, backing, status, help).
+    mutating func run(_ command: LiveCommand) -> LiveReply? {
         switch command {
-        case "set":
-            guard words.count >= 3 else { return ["usage: set KEY VALUE (e.g. set monitor.master_db -6)"] }
-            return set(words[1], words.dropFirst(2).joined(separator: " "))
-        case "show":
-            return PresetEdit.listing(host.liveConfiguration)
-        case "unmute":
+        case .set(let key, let value):
+            return set(key, value)
+        case .get(let key):
+            do {
+                let found = try PresetEdit.liveKey(key, in: host.liveConfiguration)
+                return LiveReply(lines: ["\(found.key) = \(found.value)   (\(found.allowed))"], keys: [found])
+            } catch {
+                return .failure("get: \(error.message)")
+            }
+        case .show:
+            let configuration = host.liveConfiguration
+            return LiveReply(lines: PresetEdit.listing(configuration), keys: PresetEdit.liveKeys(configuration))
+        case .unmuteMonitor:
             host.rearmFeedbackGuard()
-            return ["monitor unmuted; the feedback guard watches again"]
-        case "stream":
-            guard let streaming else { return ["no stream configured; start voicerack with --stream URL"] }
-            switch words.dropFirst().first {
-            case "start":
-                do { return [try streaming.start(host, recorder: recorder)] } catch {
-                    return ["stream: \(error.message)"]
-                }
-            case "stop":
-                return [streaming.stop(host, recorder: recorder) ?? "not streaming"]
-            default:
-                return ["usage: stream start|stop"]
-            }
-        case "mute":
-            guard words.count == 2, let on = ["on": true, "off": false][words[1]] else {
-                return ["usage: mute on|off"]
-            }
+            return LiveReply(lines: ["monitor unmuted; the feedback guard watches again"])
+        case .stream(let on):
+            return stream(on)
+        case .muteVoice(let on):
             host.setVoiceMuted(on)
-            return [on ? "voice_out muted; talking into the mic is reported" : "voice_out open"]
-        case "help":
-            return Self.help
-        default:
-            return ["unknown command '\(command)'; try help"]
+            return LiveReply(lines: [on ? "voice_out muted; talking into the mic is reported" : "voice_out open"])
+        case .loadPreset(let name):
+            let reply = load(name, saying: "loaded")
+            if reply.succeeded { preset = name }
+            return reply
+        case .record, .backing, .status, .help:
+            return nil
+        }
+    }
+
+    private func stream(_ on: Bool) -> LiveReply {
+        guard let streaming else { return .failure("no stream configured; start voicerack with --stream URL") }
+        guard on else {
+            return streaming.stop(host, recorder: recorder).map { LiveReply(lines: [$0]) } ?? .failure("not streaming")
+        }
+        do {
+            return LiveReply(lines: [try streaming.start(host, recorder: recorder)])
+        } catch {
+            return .failure("stream: \(error.message)")
         }
     }
 
     /// `set KEY VALUE`.
-    func set(_ key: String, _ value: String) -> [String] {
+    private func set(_ key: String, _ value: String) -> LiveReply {
         let running = host.liveConfiguration
         let wanted: EngineConfiguration
         do {
             wanted = try PresetEdit.setting(key, value, in: running)
         } catch {
-            return ["set: \(error.message)"]
+            return .failure("set: \(error.message)")
         }
-        guard wanted != running else { return ["\(key) is already \(value)"] }
+        guard wanted != running else { return LiveReply(lines: ["\(key) is already \(value)"]) }
         let result = host.applyLive(wanted)
         followBackingLevel(from: running, to: result.reached)
         if result.needsRestart {
-            return ["\(key) = \(value) needs a restart (it changes what the engine is built with); not applied"]
+            return .failure("\(key) = \(value) needs a restart (it changes what the engine is built with); not applied")
         }
-        if result.dropped > 0 { return ["\(key): the engine's message queue was full; try again"] }
-        return ["\(key) = \(value)"]
+        if result.dropped > 0 { return .failure("\(key): the engine's message queue was full; try again") }
+        return LiveReply(lines: ["\(key) = \(value)"])
     }
 
     /// SIGHUP: re-reads the preset, sends every live change, reports what needs a restart, and
     /// unmutes the monitor if the feedback guard had muted it.
-    func reload() -> [String] { reloaded().map(ControlText.escaped) }
+    func reload() -> [String] { load(preset, saying: "SIGHUP: reloaded").lines.map(ControlText.escaped) }
 
-    private func reloaded() -> [String] {
-        let loaded: Preset
-        do {
-            loaded = try PresetLibrary.standard().load(preset)
-        } catch {
-            return ["SIGHUP: \(error); keeping the running setup"]
-        }
-        host.rearmFeedbackGuard()
-        return apply(loaded, label: "SIGHUP: reloaded").lines
-    }
-
-    /// Loads the preset `name` of the library (the web panel): its live keys apply, the rest is
-    /// named as needing a restart. Returns whether it loaded, and what to print.
-    func load(_ name: String) -> (ok: Bool, lines: [String]) {
+    /// Loads `name` (a preset name or path) and applies its live keys; `saying` opens the lines.
+    private func load(_ name: String, saying: String) -> LiveReply {
+        let what = saying.hasPrefix("SIGHUP") ? "SIGHUP" : "load"
         let loaded: Preset
         do {
             loaded = try PresetLibrary.standard().load(name)
         } catch {
-            return (false, ["\(error); keeping the running setup"])
+            return .failure("\(what): \(error); keeping the running setup")
         }
-        return apply(loaded, label: "loaded")
-    }
-
-    /// Sends every live change from the running setup to `loaded`; reports what needs a restart.
-    private func apply(_ loaded: Preset, label: String) -> (ok: Bool, lines: [String]) {
         let running = host.liveConfiguration
         let changed = PresetEdit.changedKeys(from: running, to: loaded.configuration)
-        guard !changed.isEmpty else { return (true, ["\(label) \(loaded.source): no changes"]) }
+        host.rearmFeedbackGuard()
+        guard !changed.isEmpty else { return LiveReply(lines: ["\(saying) \(loaded.source): no changes"]) }
         let result = host.applyLive(loaded.configuration)
         followBackingLevel(from: running, to: result.reached)
         if result.dropped > 0 {
-            return (false, ["\(label): the engine's message queue was full; nothing applied, try again"])
+            return .failure("\(what): the engine's message queue was full; nothing applied, try again")
         }
         let restart = PresetEdit.changedKeys(from: result.reached, to: loaded.configuration)
         let live = changed.filter { !restart.contains($0) }
-        var lines = ["\(label) \(loaded.source)"]
+        var lines = ["\(saying) \(loaded.source)"]
         if !live.isEmpty { lines.append("applied: " + live.joined(separator: ", ")) }
         if !restart.isEmpty { lines.append("needs a restart (ignored): " + restart.joined(separator: ", ")) }
-        return (true, lines)
+        return LiveReply(lines: lines)
     }
 }
 

@@ -1,37 +1,64 @@
 import Foundation
+import VoiceControl
 import VoiceCycle
-import VoiceRecorder
 
 extension LiveLoop {
-    /// The `--control` commands that act on the session rather than the engine: `record`,
-    /// `stop`, `pause`, `status`. Nil for every other line (the engine's commands, `LiveControl`).
+    /// Runs one command from any surface (`--control` text, OSC, the web panel) and returns
+    /// its reply: the session's own commands here (recording, backing track, status, help),
+    /// the engine's in `LiveControl`.
     ///
     /// - Realtime: never; main thread.
-    func sessionCommand(_ line: String) -> [String]? {
-        let words = line.split(whereSeparator: \.isWhitespace)
-        guard let command = words.first, words.count == 1 else { return nil }
+    func execute(_ command: LiveCommand) -> LiveReply {
+        if let reply = control.run(command) { return reply }
         switch command {
-        case "record":
-            return recorder.isRecording ? ["already recording; stop first"] : startRecording()
-        case "stop":
-            return recorder.isRecording ? stopRecording() : ["not recording"]
-        case "pause":
-            return [BackingText.toggle(backing).replacingOccurrences(of: "SIGUSR2: ", with: "")]
-        case "status":
-            return [StatusText.line(host.status(), driver.status(), recording: recorder.statusText)]
+        case .record(true):
+            return recorder.isRecording ? .failure("already recording; stop first") : startRecording()
+        case .record(false):
+            return recorder.isRecording ? LiveReply(lines: stopRecording()) : .failure("not recording")
+        case .backing(let action):
+            return BackingText.apply(action, to: backing)
+        case .status:
+            return LiveReply(lines: [StatusText.line(host.status(), driver.status(), recording: recorder.statusText)])
+        case .help:
+            return LiveReply(lines: LiveCommand.textHelp)
         default:
-            return nil
+            return .failure("\(command) is not handled")
         }
     }
 
-    /// Opens new recordings from the templates (of `taps` only, when given); returns what to print.
-    func startRecording(taps: [Tap]? = nil) -> [String] {
+    /// Runs one `--control` line and logs its reply, the line's own text escaped
+    /// (`ControlText`): a control character typed or piped in is shown, never obeyed.
+    func runTextCommand(_ line: String) {
+        out.commandTaken(line)
+        let reply: LiveReply
+        switch LiveCommand.parse(line) {
+        case nil: return
+        case .failure(let failure)?: reply = .failure(failure.message)
+        case .success(let command)?: reply = execute(command)
+        }
+        for text in reply.lines { out.log(ControlText.escaped(text)) }
+    }
+
+    /// Runs what surfaces submitted to the hub and answers each; logs their notes.
+    func runSubmittedCommands() {
+        for note in hub.takeNotes() { out.log(ControlText.escaped(note)) }
+        for pending in hub.take() {
+            let reply = execute(pending.command)
+            out.log(
+                ControlText.escaped("\(pending.origin): \(pending.command) -> \(reply.lines.first ?? "")"),
+                level: reply.succeeded ? .debug : .notice)
+            pending.reply(reply)
+        }
+    }
+
+    /// Opens new recordings from the templates; says what was opened or why not.
+    func startRecording() -> LiveReply {
         do {
-            let lines = try recorder.start(host, client: driver.clientName, taps: taps)
+            let lines = try recorder.start(host, client: driver.clientName)
             recordingStarted = ProcessInfo.processInfo.systemUptime
-            return lines
+            return LiveReply(lines: lines)
         } catch {
-            return ["cannot start recording: \(error.message)"]
+            return .failure("cannot start recording: \(error.message)")
         }
     }
 

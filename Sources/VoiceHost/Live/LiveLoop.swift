@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
+import VoiceControl
 import VoiceCycle
 import VoiceEngine
 import VoiceJACK
-import VoiceWeb
 
 /// One live session's parts and the main thread's work between signals.
 ///
@@ -17,8 +17,10 @@ final class LiveLoop {
     let streaming: LiveStreaming?
     let backing: BackingTrack?
     let out: StatusOutput
-    let control: LiveControl
+    var control: LiveControl
     let commands: StandardInputLines?
+    /// Commands from the control surfaces (OSC, the web panel) and the snapshot they read.
+    let hub: ControlHub
     /// `--wait-for-server`: the connections to make again, whether the server is awaited, the take.
     var restart = ServerRestart()
     private var lastStatus = Date()
@@ -29,21 +31,16 @@ final class LiveLoop {
     private var blockSize: Int
     private var feedbackEvents = 0
     private var mutedTalkEvents = 0
-    /// The web panel (`--web`): its server and the session's side of it.
-    var panelServer: PanelServer?
-    var panel: LivePanel?
-    /// When the session started (`ProcessInfo.systemUptime`), the panel's time axis.
-    let sessionStarted = ProcessInfo.processInfo.systemUptime
-    /// The preset running (the panel's load changes it).
-    var loadedPreset: String
     private var server: String { request.options.serverDisplayName }
 
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
     /// the driver when that fails.
     init(
-        _ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder, streaming: LiveStreaming?
+        _ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder, streaming: LiveStreaming?,
+        hub: ControlHub = ControlHub()
     ) throws(HostError) {
         self.request = request
+        self.hub = hub
         self.driver = driver
         self.recorder = recorder
         self.streaming = streaming
@@ -67,7 +64,6 @@ final class LiveLoop {
             throw HostError(.unavailable, "\(error)")
         }
         blockSize = driver.blockSize
-        loadedPreset = request.presetName
         control = LiveControl(
             host: host, preset: request.presetArgument ?? request.presetName, backing: backing, recorder: recorder,
             streaming: streaming)
@@ -110,14 +106,6 @@ final class LiveLoop {
             for note in driver.autoConnect() { out.log(note) }
         }
         if commands != nil { out.log("reading commands from standard input (help lists them)") }
-        if let address = request.web {
-            do {
-                (panelServer, panel) = try startPanel(at: address)
-            } catch {
-                finish()
-                throw error
-            }
-        }
     }
 
     /// Handles one signal; returns true when the session has ended cleanly.
@@ -175,12 +163,9 @@ final class LiveLoop {
         }
         for line in recorder.newProblems() { out.log(line, level: .error) }
         for line in streaming?.takeMessages() ?? [] { out.log(line, level: line.contains("stopped") ? .error : .info) }
-        for command in commands?.take() ?? [] {
-            out.commandTaken(command)
-            for line in sessionCommand(command) ?? control.handle(command) { out.log(line) }
-        }
+        for line in commands?.take() ?? [] { runTextCommand(line) }
+        runSubmittedCommands()
         reportEvents()
-        if let panel { tickPanel(panel) }
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
             out.log(
@@ -188,6 +173,8 @@ final class LiveLoop {
             )
         }
         let now = host.status()
+        let driverStatus = driver.status()
+        publishSnapshot(now, driverStatus)
         if now.blockSize != blockSize {
             blockSize = now.blockSize
             out.log(
@@ -196,7 +183,6 @@ final class LiveLoop {
         }
         if Date().timeIntervalSince(lastStatus) >= out.interval {
             lastStatus = Date()
-            let driverStatus = driver.status()
             let recording = recordingStarted.map { started in
                 TerminalStatus.Recording(started: started, failed: recorder.failedFiles, lost: recorder.framesLost)
             }
@@ -239,7 +225,7 @@ final class LiveLoop {
             out.log("SIGUSR1: stopping the recording")
             for line in stopRecording() { out.log(line) }
         } else {
-            for line in startRecording() { out.log("SIGUSR1: " + line) }
+            for line in startRecording().lines { out.log("SIGUSR1: " + line) }
         }
     }
 
@@ -247,8 +233,6 @@ final class LiveLoop {
     /// within a timeout, and prints the summary. A second SIGINT/SIGTERM while leaving exits at
     /// once (the files are already final).
     func finish() {
-        panelServer?.stop()
-        panelServer = nil
         if let line = streaming?.stop(host, recorder: recorder) { out.log("summary: " + line) }
         _ = recorder.stop(detachingFrom: host)
         recordingStarted = nil

@@ -45,9 +45,6 @@ final class LiveRecorder {
     /// True while recordings are open.
     var isRecording: Bool { !active.isEmpty }
 
-    /// The files being written now.
-    var activePaths: [String] { active.map(\.recording.spec.path) }
-
     /// True when `--record` asked to record from the start.
     var recordsFromStart: Bool { !options.targets.isEmpty }
 
@@ -62,18 +59,15 @@ final class LiveRecorder {
             }
             return
         }
-        _ = try plan(client: client, sampleRate: 48_000, date: Date(), targets: options.effectiveTargets)
+        _ = try plan(client: client, sampleRate: 48_000, date: Date())
     }
 
     /// Opens every file and makes the process thread feed them; returns a log line per file.
     /// `take` above 1 (the takes after a server restart, `--wait-for-server`) adds `-take2`, … to
     /// each name before its extension, so the files' order is clear whatever the template.
-    /// `taps` (the web panel's choice) records those taps instead of the `--record` set.
-    func start(_ host: CycleHost, client: String, take: Int = 1, taps: [Tap]? = nil) throws(HostError) -> [String] {
+    func start(_ host: CycleHost, client: String, take: Int = 1) throws(HostError) -> [String] {
         guard active.isEmpty else { return [] }
-        let planned = try plan(
-            client: client, sampleRate: host.sampleRate, date: Date(), take: take,
-            targets: taps.map(options.targets(for:)) ?? options.effectiveTargets)
+        let planned = try plan(client: client, sampleRate: host.sampleRate, date: Date(), take: take)
         var made: [Active] = []
         for (tap, spec, _) in planned {
             do {
@@ -123,6 +117,9 @@ final class LiveRecorder {
         return lines
     }
 
+    /// The files being written now (the first file of each; rotation may add more).
+    var paths: [String] { active.map(\.recording.spec.path) }
+
     /// Running recordings that stopped on an error (the terminal status shows them).
     var failedFiles: Int { active.filter { $0.recording.status.failed }.count }
     /// Frames the running recordings lost to a slow disk or a gap in time (written as silence).
@@ -143,8 +140,9 @@ final class LiveRecorder {
     /// path then carries a `-2`, `-3` ... suffix). `take` above 1 (after a server restart) adds
     /// `-take2`, ... before the extension.
     private func plan(
-        client: String, sampleRate: Int, date: Date, take: Int = 1, targets: [LiveRecordingOptions.Target]
+        client: String, sampleRate: Int, date: Date, take: Int = 1
     ) throws(HostError) -> [(Tap, RecordingSpec, String?)] {
+        let targets = options.effectiveTargets
         guard targets.count <= CycleHost.maximumRecordings else {
             throw HostError(
                 .usage, "--record: at most \(CycleHost.maximumRecordings) recordings at once (\(targets.count) given)")

@@ -55,19 +55,4 @@ public struct LiveRecordingOptions: Sendable {
         if let format { template = String(template.dropLast(3)) + format.fileExtension }
         return [Target(tap: .voice, template: template)]
     }
-
-    /// The targets a start for `taps` records (the web panel's tap choice): a tap `--record`
-    /// names keeps its template; another takes the first `--record` template when it holds
-    /// `{tap}`, else the default template in that file's folder (the current one without
-    /// `--record`). Names come from templates only, so a choice of taps cannot write elsewhere.
-    func targets(for taps: [Tap]) -> [Target] {
-        let given = effectiveTargets
-        let first = given[0].template
-        let folder = URL(fileURLWithPath: first).deletingLastPathComponent().path
-        // Without --record, `first` is the default template (its extension following --format).
-        let template = first.contains("{tap}") ? first : folder + "/" + Self.defaultTemplate
-        return taps.map { tap in
-            given.first { $0.tap == tap } ?? Target(tap: tap, template: template)
-        }
-    }
 }

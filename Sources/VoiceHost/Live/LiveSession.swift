@@ -1,12 +1,12 @@
 import Foundation
 import Glibc
 import Logging
+import VoiceControl
 import VoiceCycle
 import VoiceEngine
 import VoiceJACK
 import VoiceRecorder
 import VoiceStream
-import VoiceWeb
 
 /// What `voicerack run` runs.
 public struct LiveRequest: Sendable {
@@ -31,8 +31,9 @@ public struct LiveRequest: Sendable {
     /// When the server goes away, finalise the takes, wait for it to come back and resume with
     /// the same ports and connections into new takes (`--wait-for-server`), instead of exiting 69.
     public var waitForServer = false
-    /// Serve the web control panel here (`--web [HOST:]PORT`); nil: no panel.
-    public var web: PanelAddress?
+    /// Control surfaces (OSC, the web panel) served while the session runs; started before the
+    /// client opens (a port in use stops the start), stopped after it closed.
+    public var surfaces: [any ControlSurface] = []
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
@@ -46,8 +47,10 @@ public struct LiveRequest: Sendable {
 ///
 /// The session owns the cycle (`CycleHost`: engine, swaps, recordings, backing), the control
 /// surfaces and the recordings; the JACK driver only moves audio. The main thread waits for
-/// signals in slices of 100 ms (40 ms with the web panel) and between them runs `LiveLoop.tick`: server shutdown, write
-/// errors, commands, latency, status. SIGUSR1 starts or stops recording, SIGUSR2 pauses the
+/// signals in slices of 100 ms (1/60 s while a surface watches meters) and between them runs
+/// `LiveLoop.tick`: server shutdown, write errors, commands, latency, status, the surfaces'
+/// snapshot. A surface's command wakes the wait at once: the hub sends the process SIGURG, which
+/// every thread blocks and only the wait takes. SIGUSR1 starts or stops recording, SIGUSR2 pauses the
 /// backing track, SIGHUP from a user reloads the preset.
 ///
 /// Stopping takes the recordings away from the process thread and finalises them first, then
@@ -61,12 +64,24 @@ public enum LiveSession {
     /// is not running or shuts down while we run (after finalising the files).
     public static func run(_ request: LiveRequest) throws(HostError) {
         // Before any other thread exists, so they all inherit the blocked mask.
-        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2])
+        let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2, SIGURG])
         let recorder = LiveRecorder(request.recording)
         try recorder.check(client: request.options.name)
         if let path = request.backingPath { _ = try BackingTrack.open(path) }
         let streaming = try request.stream.map { (settings) throws(HostError) in
             try LiveStreaming(settings: settings, tap: request.streamTap)
+        }
+        let hub = ControlHub(wake: { kill(getpid(), SIGURG) })
+        var started: [any ControlSurface] = []
+        var surfaceLines: [String] = []
+        defer { for surface in started { surface.stop() } }
+        for surface in request.surfaces {
+            do {
+                surfaceLines += try surface.start(hub)
+            } catch {
+                throw HostError(HostError.Kind(rawValue: error.code) ?? .unavailable, error.message)
+            }
+            started.append(surface)
         }
         let driver: JACKDriver
         do {
@@ -74,13 +89,12 @@ public enum LiveSession {
         } catch {
             throw HostError(.unavailable, error.message)
         }
-        let loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming)
+        let loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming, hub: hub)
         defer { loop.backing?.stop() }
         try loop.start()
-        // With the panel open the loop runs at 25 Hz, the rate of its meters; else at 10 Hz.
-        let slice = request.web == nil ? 0.1 : 0.04
+        for line in surfaceLines { loop.out.log(line) }
         while true {
-            if let signal = signals.wait(seconds: slice) {
+            if let signal = signals.wait(seconds: hub.wantsMeters ? 1.0 / 60 : 0.1), signal.number != SIGURG {
                 if try loop.handle(signal) { return }
                 continue
             }

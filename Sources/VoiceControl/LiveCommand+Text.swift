@@ -1,0 +1,73 @@
+extension LiveCommand {
+    /// The text commands (`--control`, one per line), as `help` lists them.
+    public static let textHelp = [
+        "commands (one per line):",
+        "  set KEY VALUE   change a preset key while running, e.g. set compressor.threshold_dbfs -18,",
+        "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`)",
+        "  get KEY         one key's running value and what it allows",
+        "  show            every key's running value and what it allows",
+        "  load PRESET     load a preset (name or path) and apply what can change while running",
+        "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
+        "  record          start recording (the --record files, else the voice; as SIGUSR1)",
+        "  stop            stop recording and finalise the files",
+        "  pause           pause or resume the backing track (as SIGUSR2); backing play|pause",
+        "  status          the status with every number (levels, delay, ERLE, load, recording)",
+        "  stream start|stop  start or stop the Icecast stream (--stream); recording goes on",
+        "  mute on|off     mute voice_out (20 ms glide; the recordings of the voice too); while muted,",
+        "                  talking into the mic is reported",
+        "  help            this list",
+    ]
+
+    /// Parses one text command line. Nil for an empty line; a failure reply (usage, unknown
+    /// command) for a line that is not a command.
+    ///
+    /// - Realtime: never; any thread.
+    public static func parse(_ line: String) -> Result<LiveCommand, ParseFailure>? {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let command = words.first else { return nil }
+        let rest = Array(words.dropFirst())
+        func usage(_ text: String) -> Result<LiveCommand, ParseFailure> { .failure(ParseFailure("usage: " + text)) }
+        switch (command, rest.count) {
+        case ("set", 2...):
+            return .success(.set(key: rest[0], value: rest.dropFirst().joined(separator: " ")))
+        case ("set", _):
+            return usage("set KEY VALUE (e.g. set monitor.master_db -6)")
+        case ("get", 1):
+            return .success(.get(key: rest[0]))
+        case ("get", _):
+            return usage("get KEY (e.g. get monitor.master_db)")
+        case ("load", 1...):
+            return .success(.loadPreset(rest.joined(separator: " ")))
+        case ("load", _):
+            return usage("load PRESET (a name from `voicerack presets list`, or a path)")
+        case ("show", _): return .success(.show)
+        case ("unmute", _): return .success(.unmuteMonitor)
+        case ("record", 0): return .success(.record(true))
+        case ("stop", 0): return .success(.record(false))
+        case ("pause", 0): return .success(.backing(.toggle))
+        case ("status", 0): return .success(.status)
+        case ("help", _): return .success(.help)
+        case ("backing", 1):
+            guard let action = BackingAction(rawValue: rest[0]) else { return usage("backing play|pause|toggle") }
+            return .success(.backing(action))
+        case ("backing", _):
+            return usage("backing play|pause|toggle")
+        case ("stream", _):
+            guard rest.count == 1, let on = ["start": true, "stop": false][rest[0]] else {
+                return usage("stream start|stop")
+            }
+            return .success(.stream(on))
+        case ("mute", _):
+            guard rest.count == 1, let on = ["on": true, "off": false][rest[0]] else { return usage("mute on|off") }
+            return .success(.muteVoice(on))
+        default:
+            return .failure(ParseFailure("unknown command '\(command)'; try help"))
+        }
+    }
+
+    /// Why a text line is not a command, in words.
+    public struct ParseFailure: Error, Sendable, Equatable {
+        public let message: String
+        public init(_ message: String) { self.message = message }
+    }
+}

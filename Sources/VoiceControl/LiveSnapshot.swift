@@ -1,0 +1,86 @@
+/// The running session's meters and state at one moment, for surfaces to show.
+///
+/// The main thread takes it from the engine's health board and the driver between signals
+/// (`ControlHub.publish`), at least 60 times a second while a surface watches meters
+/// (`ControlHub.watchMeters`), else every 100 ms. Levels are dBFS (-infinity for silence);
+/// optional figures are nil until measured.
+///
+/// - Realtime: never; any thread (a plain value).
+public struct LiveSnapshot: Sendable, Equatable {
+    /// Seconds on the monotonic clock (`ProcessInfo.systemUptime`) when it was taken.
+    public var time: Double = 0
+    /// Counts the snapshots published; a surface sees whether it got a new one.
+    public var sequence = 0
+
+    /// One level meter: RMS over about 300 ms, and the peak with a slow release, dBFS.
+    public struct Meter: Sendable, Equatable {
+        public var level: Double
+        public var peak: Double
+        public init(level: Double = -.infinity, peak: Double = -.infinity) {
+            self.level = level
+            self.peak = peak
+        }
+    }
+    /// mic_in after input gain and high-pass; the far end (echo reference); voice_out; the
+    /// monitor mix (louder of its two channels).
+    public var mic = Meter()
+    public var far = Meter()
+    public var voice = Meter()
+    public var monitor = Meter()
+
+    /// Echo removed (ERLE over far-end-only speech), dB, and its verdict in words ("good: …").
+    public var echoRemovalDB: Double?
+    public var echoVerdict: String?
+    /// The estimated echo delay, milliseconds, and the estimator's confidence 0…1.
+    public var delayMilliseconds: Double?
+    public var delayConfidence: Double = 0
+    /// Clock drift between playback and mic, ppm.
+    public var driftPPM: Double?
+    /// The near end talks (voice activity after echo removal); the far end plays; both at once.
+    public var voiceActive = false
+    public var farActive = false
+    public var doubleTalk = false
+    /// voice_out is muted; the talker talks into the mute now; times they started to.
+    public var voiceMuted = false
+    public var talkingWhileMuted = false
+    public var mutedTalkEvents = 0
+    /// The feedback guard muted the monitor (`unmuteMonitor` re-arms it).
+    public var monitorMuted = false
+    /// Gain the voice leveller applies, dB.
+    public var levellerGainDB: Double = 0
+    /// JACK's DSP load, percent of the period; the worst process callback, percent of the
+    /// period; xruns since activation.
+    public var dspLoadPercent: Double = 0
+    public var worstCyclePercent: Double = 0
+    public var xruns = 0
+    /// Process callbacks that took longer than their period.
+    public var overruns = 0
+    public var sampleRate = 0
+    public var blockSize = 0
+    /// Samples voice_out lags mic_in.
+    public var latencySamples = 0
+
+    /// The running recordings; nil when not recording.
+    public var recording: Recording?
+    public struct Recording: Sendable, Equatable {
+        /// Seconds since they started.
+        public var seconds: Double
+        public var files: [String]
+        /// Files a write error stopped; frames lost to a slow disk (written as silence).
+        public var failedFiles: Int
+        public var framesLost: Int
+        public init(seconds: Double, files: [String], failedFiles: Int, framesLost: Int) {
+            self.seconds = seconds
+            self.files = files
+            self.failedFiles = failedFiles
+            self.framesLost = framesLost
+        }
+    }
+    /// The stream's state in words ("on air 00:01:02, …"); nil when not streaming.
+    public var stream: String?
+    /// The backing track plays (nil without one), and how far, seconds.
+    public var backingPlaying: Bool?
+    public var backingSeconds: Double = 0
+
+    public init() {}
+}

@@ -1,0 +1,64 @@
+import Foundation
+import VoiceControl
+import VoiceCycle
+import VoiceJACK
+import VoiceRT
+
+extension LiveLoop {
+    /// Publishes the meters and state for the control surfaces (`ControlHub.snapshot`).
+    ///
+    /// - Realtime: never; main thread.
+    func publishSnapshot(_ s: CycleStatus, _ d: DriverStatus) {
+        let h = s.health
+        let now = ProcessInfo.processInfo.systemUptime
+        var snapshot = LiveSnapshot()
+        snapshot.time = now
+        snapshot.mic = Self.meter(h.micLevel, h.micPeak)
+        snapshot.far = Self.meter(h.farLevel, h.farPeak)
+        snapshot.voice = Self.meter(h.outputLevel, h.outputPeak)
+        snapshot.monitor = Self.meter(h.monitorLevel, h.monitorPeak)
+        if h.echoReturnLossEnhancement > 0 {
+            let db = Decibels.fromPower(Double(h.echoReturnLossEnhancement))
+            snapshot.echoRemovalDB = db
+            snapshot.echoVerdict = HealthText.verdict(erleDB: db)
+        }
+        if h.estimatedDelay >= 0 { snapshot.delayMilliseconds = Double(h.estimatedDelay) * 1000 / Double(s.sampleRate) }
+        snapshot.delayConfidence = Double(h.delayConfidence)
+        snapshot.driftPPM = h.clockDriftPPM.isFinite ? Double(h.clockDriftPPM) : nil
+        snapshot.voiceActive = h.voiceActive
+        snapshot.farActive = h.farActive
+        snapshot.doubleTalk = h.voiceActive && h.farActive
+        snapshot.voiceMuted = s.voiceMuted
+        snapshot.talkingWhileMuted = s.talkingWhileMuted
+        snapshot.mutedTalkEvents = s.mutedTalkEvents
+        snapshot.monitorMuted = h.monitorMuted
+        snapshot.levellerGainDB = h.levellerGain > 0 ? Double(Decibels.fromAmplitude(h.levellerGain)) : -.infinity
+        snapshot.dspLoadPercent = Double(d.cpuLoad)
+        snapshot.worstCyclePercent = d.cycle.worstPercentOfPeriod
+        snapshot.xruns = d.xruns
+        snapshot.overruns = d.cycle.overruns
+        snapshot.sampleRate = s.sampleRate
+        snapshot.blockSize = s.blockSize
+        snapshot.latencySamples = s.latency
+        if let started = recordingStarted {
+            snapshot.recording = LiveSnapshot.Recording(
+                seconds: now - started, files: recorder.paths, failedFiles: recorder.failedFiles,
+                framesLost: recorder.framesLost)
+        }
+        snapshot.stream = streaming?.statusText
+        if let backing {
+            snapshot.backingPlaying = backing.source.pointee.isPlaying
+            snapshot.backingSeconds = backing.secondsPlayed
+        }
+        hub.publish(snapshot)
+    }
+
+    /// A linear RMS and peak as dBFS.
+    private static func meter(_ level: Float, _ peak: Float) -> LiveSnapshot.Meter {
+        LiveSnapshot.Meter(level: dBFS(level), peak: dBFS(peak))
+    }
+
+    private static func dBFS(_ linear: Float) -> Double {
+        linear > 0 ? Double(Decibels.fromAmplitude(linear)) : -.infinity
+    }
+}

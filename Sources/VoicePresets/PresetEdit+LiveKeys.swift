@@ -1,0 +1,52 @@
+import VoiceControl
+import VoiceEngine
+
+extension PresetEdit {
+    /// Every preset key with its running value in `configuration`, for surfaces (`show`).
+    ///
+    /// - Realtime: never.
+    public static func liveKeys(_ configuration: EngineConfiguration) -> [LiveKey] {
+        PresetSchema.keys.map { $0.liveKey(in: configuration) }
+    }
+
+    /// One key (`section.name`) with its running value (`get`); the error names the key and
+    /// says where the keys are listed.
+    ///
+    /// - Realtime: never.
+    public static func liveKey(_ name: String, in configuration: EngineConfiguration) throws(PresetError) -> LiveKey {
+        guard let key = PresetSchema.keys.first(where: { $0.fullName == name }) else {
+            throw PresetError(
+                file: "", key: name,
+                message:
+                    "'\(name)' is not a key; keys are section.name as in presets (`show` lists them), e.g. monitor.master_db"
+            )
+        }
+        return key.liveKey(in: configuration)
+    }
+}
+
+extension PresetKey {
+    /// The key as a surface shows it, with its value in `configuration` (text unquoted).
+    func liveKey(in configuration: EngineConfiguration) -> LiveKey {
+        let value: String
+        let liveKind: LiveKey.Kind
+        switch kind {
+        case .number(let field, let range, let zero):
+            value = PresetNumber.text(Double(configuration[keyPath: field]))
+            liveKind = .number(minimum: range.lowerBound, maximum: range.upperBound, unit: unit, zero: zero)
+        case .boolean(let field):
+            value = configuration[keyPath: field] ? "true" : "false"
+            liveKind = .boolean
+        case .choice(let choices, let get, _):
+            value = get(configuration)
+            liveKind = .choice(choices)
+        case .list(let choices, let get, _):
+            value = get(configuration).joined(separator: ", ")
+            liveKind = .list(choices)
+        case .text(_, let get, _, _):
+            value = get(configuration)
+            liveKind = .text
+        }
+        return LiveKey(key: fullName, value: value, allowed: allowed, kind: liveKind, help: help)
+    }
+}
