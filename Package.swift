@@ -123,7 +123,8 @@ let package = Package(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(
-            name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceControl", "VoiceTestSupport"]),
+            name: "VoicePresetsTests",
+            dependencies: ["VoicePresets", "VoiceEngine", "VoiceControl", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),

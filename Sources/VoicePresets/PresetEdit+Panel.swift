@@ -52,11 +52,14 @@ extension PresetEdit {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/" + name + ".toml"
         let text = PresetRenderer.toml(
-            Preset(name: name, description: description, source: "the web panel", base: nil, configuration: configuration))
+            Preset(
+                name: name, description: description, source: "the web panel", base: nil, configuration: configuration))
         // O_EXCL | O_NOFOLLOW: an existing file, or a link of that name, is never written through.
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
         guard fd >= 0 else {
-            return .failure("cannot save \(path): " + (errno == EEXIST ? "it exists; choose another name" : String(cString: strerror(errno))))
+            return .failure(
+                "cannot save \(path): "
+                    + (errno == EEXIST ? "it exists; choose another name" : String(cString: strerror(errno))))
         }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

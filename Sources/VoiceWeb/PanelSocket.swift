@@ -79,7 +79,8 @@ struct PanelSocket: WSHandler {
                     return
                 }
                 guard message.count + frame.payload.count <= maximumMessage else {
-                    out.yield(.close(code: WSCloseCode(1009, reason: "messages are limited to \(maximumMessage) bytes")))
+                    out.yield(
+                        .close(code: WSCloseCode(1009, reason: "messages are limited to \(maximumMessage) bytes")))
                     return
                 }
                 message.append(frame.payload)

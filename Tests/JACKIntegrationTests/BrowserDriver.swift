@@ -66,7 +66,8 @@ final class BrowserDriver {
             return !child.isRunning
         }
         guard arrived, let answer, answer["ok"] as? Bool == true else {
-            Issue.record("browser: \(command) failed: \(answer?["value"] ?? "no answer"); driver output:\n\(child.output)")
+            Issue.record(
+                "browser: \(command) failed: \(answer?["value"] ?? "no answer"); driver output:\n\(child.output)")
             return nil
         }
         return answer["value"]

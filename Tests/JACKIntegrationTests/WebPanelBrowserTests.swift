@@ -50,7 +50,9 @@ extension LiveClientTests {
         browser.wait("document.getElementById('log').textContent.includes('output.gain_db = \(set ?? "?")')")
         let after = try rig.voiceRMS()
         let changeDB = 20 * log10(Double(after / before))
-        print("web panel: slider at \(setDB) dB; voice_out \(before) → \(after) RMS (\(String(format: "%.2f", changeDB)) dB)")
+        print(
+            "web panel: slider at \(setDB) dB; voice_out \(before) → \(after) RMS (\(String(format: "%.2f", changeDB)) dB)"
+        )
         #expect(setDB == -12)
         #expect(abs(changeDB - setDB) < 0.2)
 

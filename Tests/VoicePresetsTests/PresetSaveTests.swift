@@ -39,13 +39,17 @@ struct PresetSaveTests {
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
-    @Test("restart-only keys: the engine's shape (chain, frame, canceller, high-pass); gains and effect parameters are live")
+    @Test(
+        "restart-only keys: the engine's shape (chain, frame, canceller, high-pass); gains and effect parameters are live"
+    )
     func restartKeys() {
         let restart = PresetEdit.restartKeys()
         for key in ["chain.order", "echo_canceller.enabled", "echo_canceller.tail_ms", "input.highpass_hz"] {
             #expect(restart.contains(key), "\(key)")
         }
-        for key in ["output.gain_db", "input.gain_db", "monitor.master_db", "backing.level_db", "compressor.threshold_dbfs"] {
+        for key in [
+            "output.gain_db", "input.gain_db", "monitor.master_db", "backing.level_db", "compressor.threshold_dbfs",
+        ] {
             #expect(!restart.contains(key), "\(key)")
         }
     }

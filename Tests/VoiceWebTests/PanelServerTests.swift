@@ -19,7 +19,8 @@ struct PanelServerTests: Sendable {
             PanelSetup(
                 controls: [
                     PanelControl(
-                        key: "output.gain_db", kind: .number, minimum: -40, maximum: 40, value: "0", live: true, help: "")
+                        key: "output.gain_db", kind: .number, minimum: -40, maximum: 40, value: "0", live: true,
+                        help: "")
                 ],
                 presets: ["raw"], preset: "raw")
         }
@@ -57,7 +58,9 @@ struct PanelServerTests: Sendable {
         }
     }
 
-    func request(_ target: String, host: String? = nil, origin: String? = nil, method: String = "GET") throws -> (
+    func request(
+        _ target: String, host: String? = nil, origin: String? = nil, method: String = "GET"
+    ) throws -> (
         status: Int, head: String, body: String
     ) {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
@@ -79,17 +82,17 @@ struct PanelServerTests: Sendable {
     func pageChecks() async throws {
         defer { server.stop() }
         try await offPool { [self] in
-        let good = try request("/?token=\(token.text)")
-        #expect(good.status == 200)
-        #expect(good.body.contains("<title>voicerack</title>"))
-        #expect(good.head.contains("Content-Security-Policy: default-src 'none'"))
-        #expect(try request("/").status == 401)
-        #expect(try request("/?token=0123456789abcdef0123456789abcdee").status == 401)
-        #expect(try request("/?token=\(token.text)", origin: "http://evil.example").status == 403)
-        #expect(try request("/?token=\(token.text)", host: "evil.example:\(port)").status == 403)
-        #expect(try request("/../../etc/passwd?token=\(token.text)").status == 404)
-        #expect(try request("/%2e%2e/%2e%2e/etc/passwd?token=\(token.text)").status == 404)
-        #expect(try request("/?token=\(token.text)", method: "POST").status == 405)
+            let good = try request("/?token=\(token.text)")
+            #expect(good.status == 200)
+            #expect(good.body.contains("<title>voicerack</title>"))
+            #expect(good.head.contains("Content-Security-Policy: default-src 'none'"))
+            #expect(try request("/").status == 401)
+            #expect(try request("/?token=0123456789abcdef0123456789abcdee").status == 401)
+            #expect(try request("/?token=\(token.text)", origin: "http://evil.example").status == 403)
+            #expect(try request("/?token=\(token.text)", host: "evil.example:\(port)").status == 403)
+            #expect(try request("/../../etc/passwd?token=\(token.text)").status == 404)
+            #expect(try request("/%2e%2e/%2e%2e/etc/passwd?token=\(token.text)").status == 404)
+            #expect(try request("/?token=\(token.text)", method: "POST").status == 405)
         }
     }
 
@@ -97,15 +100,15 @@ struct PanelServerTests: Sendable {
     func socketChecks() async throws {
         defer { server.stop() }
         try await offPool { [self] in
-        #expect(try socket(token: "wrong").1 == 401)
-        #expect(try socket(origin: "http://evil.example").1 == 403)
-        #expect(try socket(origin: nil).1 == 403)
-        let (client, status) = try socket()
-        #expect(status == 101)
-        #expect(client.message()?["type"] as? String == "setup")
-        let meters = client.message(ofType: "meters")?["meters"] as? [String: Any]
-        #expect(meters?["micDB"] as? Double == -17)
-        #expect(backend.performed.withLock { $0.isEmpty })
+            #expect(try socket(token: "wrong").1 == 401)
+            #expect(try socket(origin: "http://evil.example").1 == 403)
+            #expect(try socket(origin: nil).1 == 403)
+            let (client, status) = try socket()
+            #expect(status == 101)
+            #expect(client.message()?["type"] as? String == "setup")
+            let meters = client.message(ofType: "meters")?["meters"] as? [String: Any]
+            #expect(meters?["micDB"] as? Double == -17)
+            #expect(backend.performed.withLock { $0.isEmpty })
         }
     }
 
@@ -113,28 +116,31 @@ struct PanelServerTests: Sendable {
     func oversizedAndBinary() async throws {
         defer { server.stop() }
         try await offPool { [self] in
-        let big = Array(repeating: UInt8(ascii: "a"), count: PanelServer.maximumMessage + 1)
-        for (frames, code) in [
-            ([RawClient.frame(opcode: 1, big)], 1009),
-            // The same size in fragments: refused once the gathered message passes the limit.
-            (
-                [RawClient.frame(opcode: 1, Array(big[..<10_000]), fin: false), RawClient.frame(opcode: 0, Array(big[10_000...]))],
-                1009
-            ),
-            ([RawClient.frame(opcode: 2, [1, 2, 3])], 1003),
-            ([RawClient.frame(opcode: 1, [0xC3, 0x28])], 1007),
-        ] {
+            let big = Array(repeating: UInt8(ascii: "a"), count: PanelServer.maximumMessage + 1)
+            for (frames, code) in [
+                ([RawClient.frame(opcode: 1, big)], 1009),
+                // The same size in fragments: refused once the gathered message passes the limit.
+                (
+                    [
+                        RawClient.frame(opcode: 1, Array(big[..<10_000]), fin: false),
+                        RawClient.frame(opcode: 0, Array(big[10_000...])),
+                    ],
+                    1009
+                ),
+                ([RawClient.frame(opcode: 2, [1, 2, 3])], 1003),
+                ([RawClient.frame(opcode: 1, [0xC3, 0x28])], 1007),
+            ] {
+                let (client, status) = try socket()
+                #expect(status == 101)
+                for frame in frames { client.send(frame) }
+                let close = client.message(ofType: "reply")
+                #expect(close?["type"] as? String == "close")
+                #expect(close?["code"] as? Int == code)
+            }
             let (client, status) = try socket()
             #expect(status == 101)
-            for frame in frames { client.send(frame) }
-            let close = client.message(ofType: "reply")
-            #expect(close?["type"] as? String == "close")
-            #expect(close?["code"] as? Int == code)
-        }
-        let (client, status) = try socket()
-        #expect(status == 101)
-        #expect(client.message(ofType: "meters") != nil)
-        #expect(backend.performed.withLock { $0.isEmpty })
+            #expect(client.message(ofType: "meters") != nil)
+            #expect(backend.performed.withLock { $0.isEmpty })
         }
     }
 
@@ -142,33 +148,33 @@ struct PanelServerTests: Sendable {
     func malformedRequests() async throws {
         defer { server.stop() }
         try await offPool { [self] in
-        let (client, status) = try socket()
-        #expect(status == 101)
-        let cases: [(String, String)] = [
-            ("not json", "not a JSON object"),
-            ("[1,2]", "not a JSON object"),
-            (#"{"op":"format-disk"}"#, "unknown op 'format-disk'"),
-            (#"{"op":"set","key":"output.gain_db"}"#, "'value' must be text"),
-            (#"{"op":"set","key":"a\u0007b","value":"1"}"#, "control character"),
-            (#"{"op":"save","name":"../../etc/cron.d/evil"}"#, "is not a preset name"),
-            (#"{"op":"save","name":"/tmp/evil"}"#, "is not a preset name"),
-            (#"{"op":"save","name":"a.toml"}"#, "is not a preset name"),
-            (#"{"op":"load","preset":"../secret"}"#, "is not a preset name"),
-            (#"{"op":"record"}"#, "'start' must be true or false"),
-            (#"{"op":"mute","on":"yes"}"#, "'on' must be true or false"),
-        ]
-        for (text, expected) in cases {
-            client.send(RawClient.frame(opcode: 1, Array(text.utf8)))
-            let reply = client.message(ofType: "reply")?["reply"] as? [String: Any]
-            #expect(reply?["ok"] as? Bool == false, "\(text)")
-            let lines = reply?["lines"] as? [String] ?? []
-            #expect(lines.first?.contains(expected) == true, "\(text): \(lines)")
-        }
-        #expect(backend.performed.withLock { $0.isEmpty })
-        client.send(RawClient.frame(opcode: 1, Array(#"{"op":"save","name":"my-podcast_2","id":7}"#.utf8)))
-        let reply = client.message(ofType: "reply")
-        #expect(reply?["id"] as? Int == 7)
-        #expect(backend.performed.withLock { $0 } == [.savePreset("my-podcast_2")])
+            let (client, status) = try socket()
+            #expect(status == 101)
+            let cases: [(String, String)] = [
+                ("not json", "not a JSON object"),
+                ("[1,2]", "not a JSON object"),
+                (#"{"op":"format-disk"}"#, "unknown op 'format-disk'"),
+                (#"{"op":"set","key":"output.gain_db"}"#, "'value' must be text"),
+                (#"{"op":"set","key":"a\u0007b","value":"1"}"#, "control character"),
+                (#"{"op":"save","name":"../../etc/cron.d/evil"}"#, "is not a preset name"),
+                (#"{"op":"save","name":"/tmp/evil"}"#, "is not a preset name"),
+                (#"{"op":"save","name":"a.toml"}"#, "is not a preset name"),
+                (#"{"op":"load","preset":"../secret"}"#, "is not a preset name"),
+                (#"{"op":"record"}"#, "'start' must be true or false"),
+                (#"{"op":"mute","on":"yes"}"#, "'on' must be true or false"),
+            ]
+            for (text, expected) in cases {
+                client.send(RawClient.frame(opcode: 1, Array(text.utf8)))
+                let reply = client.message(ofType: "reply")?["reply"] as? [String: Any]
+                #expect(reply?["ok"] as? Bool == false, "\(text)")
+                let lines = reply?["lines"] as? [String] ?? []
+                #expect(lines.first?.contains(expected) == true, "\(text): \(lines)")
+            }
+            #expect(backend.performed.withLock { $0.isEmpty })
+            client.send(RawClient.frame(opcode: 1, Array(#"{"op":"save","name":"my-podcast_2","id":7}"#.utf8)))
+            let reply = client.message(ofType: "reply")
+            #expect(reply?["id"] as? Int == 7)
+            #expect(backend.performed.withLock { $0 } == [.savePreset("my-podcast_2")])
         }
     }
 

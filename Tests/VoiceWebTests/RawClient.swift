@@ -103,7 +103,9 @@ final class RawClient {
     func message(ofType type: String) -> [String: Any]? {
         for _ in 0..<500 {
             guard let (opcode, payload) = frame() else { return nil }
-            if opcode == 8 { return ["type": "close", "code": payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 0] }
+            if opcode == 8 {
+                return ["type": "close", "code": payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 0]
+            }
             guard opcode == 1, let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
             else { continue }
             if object["type"] as? String == type { return object }
