@@ -12,13 +12,14 @@
 # as % of the period, the xruns JACK reported, and the CPU time voicerack used. With --web the
 # first run is repeated with the web panel open in headless chromium (scripts/panel-browser.py,
 # streaming meters all along), side by side with the run without it; the difference in CPU time
-# is the panel's own cost. VOICERACK=path picks the binary (default: a
+# is the panel's own cost. SOAK_PERIOD=N picks another period (a busy machine may not hold 64). VOICERACK=path picks the binary (default: a
 # release build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
 # jack_simple_client).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-10}
 web=${2:-}
+period=${SOAK_PERIOD:-64}
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
 export JACK_NO_START_SERVER=1
 unset JACK_DEFAULT_SERVER
@@ -27,7 +28,8 @@ if [ -z "${VOICERACK:-}" ]; then
   swift build -c release --product voicerack >&2
   VOICERACK=$(swift build -c release --show-bin-path)/voicerack
 fi
-server="voicerack-soak-$$-$RANDOM"
+# Short: jack_lsp 1.9.21 aborts in malloc for some longer server names (seen with 24 characters).
+server="vr-soak-$$"
 work=$(mktemp -d "${TMPDIR:-/tmp}/voicerack-soak.XXXXXX")
 pids=()
 # Stops what we started, newest first, each before the next: jackd last, once its clients are
@@ -42,7 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-jackd -n "$server" -d dummy -r 48000 -p 64 >"$work/jackd.log" 2>&1 &
+jackd -n "$server" -d dummy -r 48000 -p "$period" >"$work/jackd.log" 2>&1 &
 jackd_pid=$!
 pids+=("$jackd_pid")
 for _ in $(seq 100); do jack_lsp -s "$server" >/dev/null 2>&1 && break; sleep 0.2; done
@@ -88,7 +90,7 @@ run() {
   [ -n "$summary" ] || cat "$log"
 }
 
-echo "soak: jackd '$server' (dummy, 48 kHz, 64-sample periods = 1.33 ms), $minutes min per run, binary $VOICERACK"
+echo "soak: jackd '$server' (dummy, 48 kHz, $period-sample periods = $(awk -v p="$period" 'BEGIN { printf "%.2f", p / 48 }') ms), $minutes min per run, binary $VOICERACK"
 run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
 if [ "$web" = "--web" ]; then
   run "echo-cancel + rec + web panel" --preset echo-cancel --record "voice=$work/voice2.wav" \
