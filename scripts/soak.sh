@@ -82,11 +82,11 @@ run() {
   local status=0
   wait "$pid" || status=$?
   local summary
-  summary=$(sed -n 's/^voicerack: summary: callback: //p' "$log")
+  summary=$(sed -n 's/^.*voicerack: summary: callback: //p' "$log")
   [ -z "$browser" ] || wait "$browser" || true
   printf '%-28s exit %s  CPU %.1f s  %s\n' "$label" "$status" "$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')" \
     "${summary:-no summary; see below}"
-  sed -n 's/^voicerack: summary: recorded/  recorded/p' "$log"
+  sed -n 's/^.*voicerack: summary: recorded/  recorded/p' "$log"
   [ -n "$summary" ] || cat "$log"
 }
 
