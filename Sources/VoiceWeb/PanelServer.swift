@@ -39,7 +39,8 @@ public final class PanelServer: Sendable {
         } catch {
             throw PanelError("--web: cannot use address \(address.host): \(error)")
         }
-        routes = PanelRoutes(token: token, loopback: address.isLoopback, backend: backend, interval: interval)
+        routes = PanelRoutes(
+            token: token, loopbackHost: address.isLoopback ? address.host : nil, backend: backend, interval: interval)
         server = HTTPServer(address: socketAddress, timeout: 30, logger: .disabled, handler: routes)
     }
 
@@ -48,24 +49,30 @@ public final class PanelServer: Sendable {
     public func start() throws(PanelError) {
         let server = server
         let started = DispatchSemaphore(value: 0)
-        let failure = Mutex<String?>(nil)
+        let failure = StartFailure()
         let routes = routes
-        task.withLock {
-            $0 = Task.detached {
+        // Whichever comes first: listening, or the server failing (a port in use fails at once).
+        let running = Task.detached {
+            do {
                 try await server.run()
+            } catch {
+                failure.note(error)
+                started.signal()
+                throw error
             }
         }
+        task.withLock { $0 = running }
         Task.detached {
             do {
                 try await server.waitUntilListening(timeout: 5)
                 if case .ip4(_, let p) = await server.listeningAddress { routes.port.withLock { $0 = p } }
             } catch {
-                failure.withLock { $0 = "\(error)" }
+                failure.note(error)
             }
             started.signal()
         }
         started.wait()
-        if let problem = failure.withLock({ $0 }) {
+        if let problem = failure.text.withLock({ $0 }) {
             stop()
             throw PanelError("--web \(address.host):\(address.port): cannot listen (\(problem)); is the port in use?")
         }
@@ -100,10 +107,18 @@ public final class PanelServer: Sendable {
     }
 }
 
+/// Why a start failed: the first error of listening or of running. - Realtime: never; any thread.
+private final class StartFailure: Sendable {
+    let text = Mutex<String?>(nil)
+    func note(_ error: any Error) { text.withLock { $0 = $0 ?? "\(error)" } }
+}
+
 /// The two routes and their checks. - Realtime: never; the server's tasks.
 final class PanelRoutes: HTTPHandler, Sendable {
     let token: PanelToken
-    let loopback: Bool
+    /// The loopback address bound (`127.0.0.1`), whose name alone a request may give as its Host;
+    /// nil for a wider bind.
+    let loopbackHost: String?
     let backend: any PanelBackend
     let interval: Duration
     /// Pages with an open socket.
@@ -111,9 +126,9 @@ final class PanelRoutes: HTTPHandler, Sendable {
     /// The port listened on (the chosen one when the address asked for 0); set once listening.
     let port = Mutex<UInt16>(0)
 
-    init(token: PanelToken, loopback: Bool, backend: any PanelBackend, interval: Duration) {
+    init(token: PanelToken, loopbackHost: String?, backend: any PanelBackend, interval: Duration) {
         self.token = token
-        self.loopback = loopback
+        self.loopbackHost = loopbackHost
         self.backend = backend
         self.interval = interval
     }
@@ -127,8 +142,11 @@ final class PanelRoutes: HTTPHandler, Sendable {
     /// Why `request` is refused, or nil when it may go on.
     func refusal(_ request: HTTPRequest, port: UInt16, socket: Bool) -> HTTPResponse? {
         let host = request.headers[.host] ?? ""
-        if loopback, !["127.0.0.1:\(port)", "localhost:\(port)"].contains(host.lowercased()) {
-            return Self.plain(.forbidden, "this panel answers only to 127.0.0.1:\(port) or localhost:\(port)")
+        if let bound = loopbackHost {
+            let names = ["\(bound):\(port)"] + (bound == "127.0.0.1" ? ["localhost:\(port)"] : [])
+            guard names.contains(host.lowercased()) else {
+                return Self.plain(.forbidden, "this panel answers only to " + names.joined(separator: " or "))
+            }
         }
         let origin = request.headers[HTTPHeader("Origin")]
         if let origin, origin.lowercased() != "http://" + host.lowercased() {
