@@ -43,6 +43,7 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CShout", pkgConfig: "shout", providers: [.apt(["libshout3-dev"])]),
         .systemLibrary(name: "COpusEnc", pkgConfig: "libopusenc", providers: [.apt(["libopusenc-dev"])]),
+        .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // LAME ships no pkg-config file: the module map links mp3lame itself.
         .systemLibrary(name: "CLame", providers: [.apt(["libmp3lame-dev"])]),
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
@@ -79,6 +80,8 @@ let package = Package(
         .target(name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceCycle"]),
         // The only importer of CShout, COpusEnc and CLame: Icecast streaming fed like a recording.
         .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder"]),
+        // The only importer of liblo: the OSC control surface (`run --osc`) and the NSM client.
+        .target(name: "VoiceOSC", dependencies: ["CLo", "VoiceControl"]),
         // The browser control panel (`run --web`): a control surface (VoiceControl) with its server,
         // token and origin checks and the page. Knows nothing of the engine or the session.
         .target(
@@ -96,7 +99,7 @@ let package = Package(
             name: "voicerack",
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
-                "VoiceStream", "VoiceWeb", "VoiceControl",
+                "VoiceStream", "VoiceWeb", "VoiceOSC", "VoiceControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -122,9 +125,7 @@ let package = Package(
         .testTarget(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
-        .testTarget(
-            name: "VoicePresetsTests",
-            dependencies: ["VoicePresets", "VoiceEngine", "VoiceControl", "VoiceTestSupport"]),
+        .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
@@ -136,15 +137,17 @@ let package = Package(
             dependencies: ["VoiceHost", "VoiceEngine", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
-        // The web panel's security against a real server (the browser tests are among the JACK ones).
-        // against voicerack on a dummy jackd; the browser tests skip when chromium is absent.
+        // The web panel's server against a bare client: token, Host, Origin, message limits. The
+        // browser tests (chromium on a dummy jackd; skipped without chromium) are among the JACK ones.
         .testTarget(name: "VoiceWebTests", dependencies: ["VoiceWeb", "VoiceControl"]),
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         // The auto-connect test drives VoiceJACK's driver itself, to make a patchbay's connection
         // between activation and auto-connect.
+        // osc-peer.py is the OSC tests' peer (python3-liblo), run with /usr/bin/python3.
         .testTarget(
             name: "JACKIntegrationTests",
-            dependencies: ["VoiceTestSupport", "VoiceFiles", "VoiceJACK", "VoiceCycle", "VoiceEngine"]),
+            dependencies: ["VoiceTestSupport", "VoiceFiles", "VoiceJACK", "VoiceCycle", "VoiceEngine"],
+            exclude: ["osc-peer.py", "nsm-server.py"]),
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: [

@@ -12,14 +12,17 @@ set -euo pipefail
 # through PipeWire's JACK on a private headless PipeWire; nothing is made the system's libjack.
 # man-db, groff-base, desktop-file-utils and systemd: scripts/test-install.sh renders the installed
 # man page, validates the .desktop file and verifies the user unit; zsh and fish: the completions
-# parse; tmux: the status-line test. chromium and chromium-driver: the web panel's browser tests,
-# driven by selenium from PyPI in a venv of the build folder (below); nothing else is downloaded.
+# parse; tmux: the status-line test. liblo-dev: OSC control (VoiceOSC); liblo-tools (oscsend, oscdump)
+# and python3-liblo (under /usr/bin/python3) are the real OSC peers of the OSC and NSM tests.
+# chromium and chromium-driver: the web panel's browser tests, driven by selenium from PyPI in a
+# venv of the build folder (below); nothing else is downloaded.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
   dbus-daemon python3-dbus time
   icecast2 libshout3-dev libopusenc-dev libmp3lame-dev ffmpeg curl
   liblilv-dev lv2-dev swh-lv2 x42-plugins lsp-plugins-lv2 build-essential
   pipewire pipewire-bin pipewire-jack
   man-db groff-base desktop-file-utils systemd tmux zsh fish
+  liblo-dev liblo-tools python3-liblo
   chromium chromium-driver)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then

@@ -7,6 +7,7 @@ extension LiveCommand {
         "  get KEY         one key's running value and what it allows",
         "  show            every key's running value and what it allows",
         "  load PRESET     load a preset (name or path) and apply what can change while running",
+        "  save FILE       write the running setup, live changes included, as a preset file",
         "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
         "  record          start recording (the --record files, else the voice; as SIGUSR1)",
         "  stop            stop recording and finalise the files",
@@ -40,6 +41,10 @@ extension LiveCommand {
             return .success(.loadPreset(rest.joined(separator: " ")))
         case ("load", _):
             return usage("load PRESET (a name from `voicerack presets list`, or a path)")
+        case ("save", 1...):
+            return .success(.savePreset(rest.joined(separator: " ")))
+        case ("save", _):
+            return usage("save FILE (e.g. save my-voice.toml)")
         case ("show", _): return .success(.show)
         case ("unmute", _): return .success(.unmuteMonitor)
         case ("record", 0): return .success(.record(true))
@@ -69,5 +74,25 @@ extension LiveCommand {
     public struct ParseFailure: Error, Sendable, Equatable {
         public let message: String
         public init(_ message: String) { self.message = message }
+    }
+}
+
+extension LiveCommand: CustomStringConvertible {
+    /// The command as its `--control` text line (`set monitor.master_db -6`), for logs.
+    public var description: String {
+        switch self {
+        case .set(let key, let value): "set \(key) \(value)"
+        case .get(let key): "get \(key)"
+        case .show: "show"
+        case .record(let on): on ? "record" : "stop"
+        case .backing(let action): "backing \(action.rawValue)"
+        case .unmuteMonitor: "unmute"
+        case .muteVoice(let on): "mute \(on ? "on" : "off")"
+        case .stream(let on): "stream \(on ? "start" : "stop")"
+        case .loadPreset(let name): "load \(name)"
+        case .savePreset(let path): "save \(path)"
+        case .status: "status"
+        case .help: "help"
+        }
     }
 }

@@ -26,6 +26,9 @@ public enum LiveCommand: Sendable, Equatable {
     case stream(Bool)
     /// Loads a preset (name or path) and applies every key that can change while running.
     case loadPreset(String)
+    /// Writes the running setup, live changes included, as a preset file at the path (written
+    /// to a temporary file beside it, then renamed: a crash leaves the old file or the new one).
+    case savePreset(String)
     /// The status with every number.
     case status
     /// The list of text commands.

@@ -82,5 +82,15 @@ public struct LiveSnapshot: Sendable, Equatable {
     public var backingPlaying: Bool?
     public var backingSeconds: Double = 0
 
+    /// Live changes (`set`, `load`, SIGHUP) since the setup was last saved (`savePreset`) or,
+    /// when never saved, since the start: a session manager's dirty flag.
+    public var unsavedChanges = false
+    /// Warnings and errors the session logged (a recording stopped, the monitor muted, a stream
+    /// dropped), the newest last, at most `problemsKept`; `problemCount` counts all ever logged,
+    /// so a surface sees which ones it has not shown yet.
+    public var problems: [String] = []
+    public var problemCount = 0
+    public static let problemsKept = 16
+
     public init() {}
 }

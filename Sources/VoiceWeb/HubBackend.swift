@@ -13,19 +13,19 @@ final class HubBackend: PanelBackend {
     let restartKeys: Set<String>
     /// The preset names the page may load.
     let presets: @Sendable () -> [String]
-    /// Writes the setup (`show`'s keys) as a preset of the given name.
-    let save: @Sendable (_ name: String, _ keys: [LiveKey]) -> LiveReply
+    /// The folder presets are saved into (nil: none).
+    let presetFolder: @Sendable () -> String?
     private let preset: Mutex<String>
 
     init(
         hub: ControlHub, preset: String, restartKeys: Set<String>, presets: @escaping @Sendable () -> [String],
-        save: @escaping @Sendable (String, [LiveKey]) -> LiveReply
+        presetFolder: @escaping @Sendable () -> String?
     ) {
         self.hub = hub
         self.preset = Mutex(preset)
         self.restartKeys = restartKeys
         self.presets = presets
-        self.save = save
+        self.presetFolder = presetFolder
     }
 
     func watch() -> (any Sendable)? { hub.watchMeters() }
@@ -51,10 +51,27 @@ final class HubBackend: PanelBackend {
             reply = await run(.loadPreset(name))
             if reply.succeeded { preset.withLock { $0 = name } }
         case .savePreset(let name):
-            reply = save(name, await run(.show).keys)
-            if reply.succeeded { hub.note("web: " + (reply.lines.first ?? "saved")) }
+            reply = await save(name)
         }
         return PanelReply(ok: reply.succeeded, lines: reply.lines)
+    }
+
+    /// Saves the running setup as `NAME.toml` in the preset folder, never over a file that exists.
+    /// `name` is a bare name (`PanelRequest.isName`), checked again here: nothing outside the
+    /// folder can be named.
+    private func save(_ name: String) async -> LiveReply {
+        guard PanelRequest.isName(name) else { return .failure("'\(name)' is not a preset name") }
+        guard let folder = presetFolder() else { return .failure("no preset folder to save into") }
+        let path = folder + "/" + name + ".toml"
+        // lstat: a link of that name counts as existing too.
+        var info = stat()
+        guard lstat(path, &info) != 0 else { return .failure("\(path) exists; choose another name") }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            return .failure("cannot make the preset folder \(folder): \(error.localizedDescription)")
+        }
+        return await run(.savePreset(path))
     }
 
     /// Submits `command` and waits for the main thread's reply.

@@ -9,24 +9,25 @@ public final class WebSurface: ControlSurface {
     private let preset: String
     private let restartKeys: Set<String>
     private let presets: @Sendable () -> [String]
-    private let save: @Sendable (String, [LiveKey]) -> LiveReply
+    private let presetFolder: @Sendable () -> String?
     private let server = Mutex<PanelServer?>(nil)
 
     /// A panel at `address` for a session running `preset`; `restartKeys` are shown as needing a
-    /// restart, `presets` lists what may be loaded and `save` writes a preset from `show`'s keys.
+    /// restart, `presets` lists what may be loaded and `presetFolder` is where presets are saved.
     public init(
         address: PanelAddress, preset: String, restartKeys: Set<String>,
-        presets: @escaping @Sendable () -> [String], save: @escaping @Sendable (String, [LiveKey]) -> LiveReply
+        presets: @escaping @Sendable () -> [String], presetFolder: @escaping @Sendable () -> String?
     ) {
         self.address = address
         self.preset = preset
         self.restartKeys = restartKeys
         self.presets = presets
-        self.save = save
+        self.presetFolder = presetFolder
     }
 
     public func start(_ hub: ControlHub) throws(ControlSurfaceError) -> [String] {
-        let backend = HubBackend(hub: hub, preset: preset, restartKeys: restartKeys, presets: presets, save: save)
+        let backend = HubBackend(
+            hub: hub, preset: preset, restartKeys: restartKeys, presets: presets, presetFolder: presetFolder)
         let started: PanelServer
         do {
             started = try PanelServer(address: address, backend: backend)

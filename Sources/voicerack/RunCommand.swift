@@ -4,6 +4,7 @@ import VoiceControl
 import VoiceFiles
 import VoiceHost
 import VoiceJACK
+import VoiceOSC
 import VoicePresets
 import VoiceRecorder
 import VoiceStream
@@ -59,8 +60,9 @@ struct Run: ParsableCommand {
             Example: kill -HUP $(pidof voicerack)
 
             --control reads commands from standard input, one per line: set KEY VALUE (keys as in \
-            presets, e.g. set compressor.threshold_dbfs -18, set monitor.master_db -6), show, \
-            unmute, record, stop, pause (the backing track), status, help. A bad key or value is \
+            presets, e.g. set compressor.threshold_dbfs -18, set monitor.master_db -6), get KEY, show, \
+            load PRESET, unmute, record, stop, pause or backing play|pause (the backing track), \
+            mute on|off, stream start|stop, status, help. A bad key or value is \
             answered with the key and its allowed range. On a terminal the prompt keeps the bottom \
             row: the status line and the log never overwrite what you type.
 
@@ -69,10 +71,29 @@ struct Run: ParsableCommand {
             frequency. Use headphones or lower monitor.master_db, then unmute with SIGHUP or \
             `unmute`.
 
+            OSC: --osc PORT listens for OSC messages on UDP 127.0.0.1:PORT (--osc-host to listen \
+            elsewhere, with a warning: OSC has no authentication). Every message is answered, at the \
+            sender's address: /voicerack/reply ADDRESS LINE... or /voicerack/error ADDRESS MESSAGE \
+            naming what is wrong. Commands run on the main thread, exactly like --control's. \
+            Example: oscsend localhost 9000 /voicerack/set sf monitor.master_db -6. The addresses:
+
+            \(OSCAddressSpace.help.joined(separator: "\n\n"))
+
+            NSM: when NSM_URL is set (New Session Manager, RaySession, Agordejo), voicerack announces \
+            itself (capabilities :dirty:message:) and opens its JACK client only once the manager \
+            opens a session, named with the session's client id. The session's folder holds its \
+            preset copy (preset.toml, written from --preset when new; read back when the session is \
+            opened again) and a recordings folder that relative --record names and the default \
+            take go to. Save writes the running setup with its live changes to preset.toml \
+            atomically; live changes mark the session dirty, saves clean; warnings and errors go to \
+            the manager as messages; SIGTERM from the manager finalises the recordings and quits. \
+            Started without arguments under a session manager, voicerack runs with the echo-cancel \
+            preset.
+
             Web panel: --web [HOST:]PORT serves a control panel to a browser: live meters (levels \
             with peak hold and clip lamps, echo removal, delay, drift, voice activity, leveller, \
             load, xruns, recording) 25 times a second with a 30 s history, a control per preset key \
-            (restart-only keys marked), record start/stop with a choice of taps, backing pause and \
+            (restart-only keys marked), record start/stop, backing pause and \
             level, monitor unmute, voice mute, preset load and save. It listens on 127.0.0.1 unless \
             another host is given (with a warning), and only answers the address printed at start, \
             which carries a random token. Example: voicerack run --web 8080, then open the printed \
@@ -125,8 +146,25 @@ struct Run: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Read commands from standard input: set KEY VALUE, show, unmute, record, stop, pause, status, help.")
+        help:
+            "Read commands from standard input: set KEY VALUE, get KEY, show, load PRESET, unmute, record, stop, pause, mute on|off, status, help."
+    )
     var control = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Listen for OSC control messages on this UDP port (127.0.0.1 unless --osc-host; 0 picks a free port; see below).",
+            valueName: "port"))
+    var osc: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Address OSC listens on (default 127.0.0.1; 0.0.0.0 or a LAN address lets other machines control voicerack, with a warning).",
+            valueName: "host"))
+    var oscHost = "127.0.0.1"
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -205,6 +243,10 @@ struct Run: ParsableCommand {
         {
             throw ValidationError("JACK_DEFAULT_SERVER: \(problem)")
         }
+        if let osc, !(0...65535).contains(osc) {
+            throw ValidationError("--osc \(osc) is not a UDP port; use 1-65535 (0: any free port, printed at start)")
+        }
+        if osc == nil, oscHost != "127.0.0.1" { throw ValidationError("--osc-host needs --osc PORT") }
         guard recordBuffer >= 0.1, recordBuffer <= 600 else {
             throw ValidationError("--record-buffer \(recordBuffer) is out of range; use 0.1-600 seconds")
         }
@@ -252,6 +294,14 @@ struct Run: ParsableCommand {
                 request.stream = settings
                 request.streamTap = Tap(rawValue: streamTap) ?? .voice
             }
+            if let osc { request.surfaces.append(OSCSurface(host: oscHost, port: osc)) }
+            if let url = ProcessInfo.processInfo.environment["NSM_URL"], !url.isEmpty {
+                do {
+                    request.sessionManager = try NSMClient(url: url, executable: CommandLine.arguments[0])
+                } catch {
+                    throw HostError(.usage, error.message)
+                }
+            }
             try LiveSession.run(request)
         } catch {
             throw failureExit(reporting: error)
@@ -267,12 +317,6 @@ extension Run {
         WebSurface(
             address: address, preset: preset, restartKeys: PresetEdit.restartKeys(),
             presets: { PresetLibrary.standard().names() },
-            save: { name, keys in
-                guard let folder = PresetLibrary.standardSearchPath().first?.path else {
-                    return .failure("no preset folder to save into")
-                }
-                return PresetEdit.save(
-                    keys, as: name, in: folder, description: "Saved from the web panel (running preset \(preset))")
-            })
+            presetFolder: { PresetLibrary.standardSearchPath().first?.path })
     }
 }

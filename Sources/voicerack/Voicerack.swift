@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `voicerack` command: a voice processing host for JACK.
 @main
@@ -18,5 +19,7 @@ struct Voicerack: ParsableCommand {
             69 JACK server unavailable, 73 output cannot be created (or exists: use --force), 74 I/O error.
             """,
         version: VoicerackVersion.string,
-        subcommands: [Run.self, Process.self, Presets.self, Plugins.self])
+        subcommands: [Run.self, Process.self, Presets.self, Plugins.self],
+        // A session manager (NSM) starts the executable without arguments: then `run`.
+        defaultSubcommand: ProcessInfo.processInfo.environment["NSM_URL"] == nil ? nil : Run.self)
 }

@@ -44,3 +44,14 @@ import VoiceControl
         #expect(failure("frobnicate") == "unknown command 'frobnicate'; try help")
     }
 }
+
+extension LiveCommandTextTests {
+    @Test func descriptionsParseBackToTheSameCommand() {
+        let commands: [LiveCommand] = [
+            .set(key: "monitor.master_db", value: "-6"), .get(key: "output.gain_db"), .show, .record(true),
+            .record(false), .backing(.play), .backing(.pause), .backing(.toggle), .unmuteMonitor, .muteVoice(true),
+            .muteVoice(false), .stream(true), .stream(false), .loadPreset("podcast"), .status, .help,
+        ]
+        for command in commands { #expect(parsed(command.description) == command, "\(command)") }
+    }
+}

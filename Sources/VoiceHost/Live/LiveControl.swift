@@ -52,7 +52,7 @@ struct LiveControl {
             let reply = load(name, saying: "loaded")
             if reply.succeeded { preset = name }
             return reply
-        case .record, .backing, .status, .help:
+        case .record, .backing, .status, .help, .savePreset:
             return nil
         }
     }
@@ -88,9 +88,25 @@ struct LiveControl {
         return LiveReply(lines: ["\(key) = \(value)"])
     }
 
+    /// `save FILE`: the running setup, live changes included, as a complete preset (every key,
+    /// so it does not depend on the shipped presets), written atomically: to a temporary file
+    /// in the same folder, then renamed over `path`.
+    func save(to path: String) -> LiveReply {
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let preset = Preset(
+            name: name, description: "Saved by voicerack from \(preset) with its live changes.", source: preset,
+            base: nil, configuration: host.liveConfiguration)
+        do {
+            try Data(PresetRenderer.toml(preset).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            return .failure("save: cannot write \(path): \(error.localizedDescription)")
+        }
+        return LiveReply(lines: ["saved the running setup to \(path)"])
+    }
+
     /// SIGHUP: re-reads the preset, sends every live change, reports what needs a restart, and
     /// unmutes the monitor if the feedback guard had muted it.
-    func reload() -> [String] { load(preset, saying: "SIGHUP: reloaded").lines.map(ControlText.escaped) }
+    func reload() -> LiveReply { load(preset, saying: "SIGHUP: reloaded") }
 
     /// Loads `name` (a preset name or path) and applies its live keys; `saying` opens the lines.
     private func load(_ name: String, saying: String) -> LiveReply {

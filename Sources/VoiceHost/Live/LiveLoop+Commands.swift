@@ -9,8 +9,16 @@ extension LiveLoop {
     ///
     /// - Realtime: never; main thread.
     func execute(_ command: LiveCommand) -> LiveReply {
-        if let reply = control.run(command) { return reply }
+        let before = host.liveConfiguration
+        if let reply = control.run(command) {
+            if host.liveConfiguration != before { liveChanges += 1 }
+            return reply
+        }
         switch command {
+        case .savePreset(let path):
+            let reply = control.save(to: path)
+            if reply.succeeded { savedChanges = liveChanges }
+            return reply
         case .record(true):
             return recorder.isRecording ? .failure("already recording; stop first") : startRecording()
         case .record(false):

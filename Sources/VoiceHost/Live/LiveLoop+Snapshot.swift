@@ -50,6 +50,12 @@ extension LiveLoop {
             snapshot.backingPlaying = backing.source.pointee.isPlaying
             snapshot.backingSeconds = backing.secondsPlayed
         }
+        let new = out.takeProblems()
+        problemCount += new.count
+        recentProblems = Array((recentProblems + new).suffix(LiveSnapshot.problemsKept))
+        snapshot.problems = recentProblems
+        snapshot.problemCount = problemCount
+        snapshot.unsavedChanges = liveChanges != savedChanges
         hub.publish(snapshot)
     }
 

@@ -26,6 +26,13 @@ final class LiveLoop {
     private var lastStatus = Date()
     /// The terminal's status line (bars with peak hold).
     private var terminal = TerminalStatus()
+    /// Live changes applied (`set`, `load`, SIGHUP), and how many there were at the last save:
+    /// the snapshot's `unsavedChanges` (a session manager's dirty flag).
+    var liveChanges = 0
+    var savedChanges = 0
+    /// The newest warning and error lines, and how many there were, for the snapshot.
+    var recentProblems: [String] = []
+    var problemCount = 0
     /// When the running recordings started (`ProcessInfo.systemUptime`), for `REC 00:12:31`.
     var recordingStarted: Double?
     private var blockSize: Int
@@ -116,7 +123,10 @@ final class LiveLoop {
         case SIGUSR2:
             out.log(BackingText.toggle(backing))
         case SIGHUP where !signal.fromKernel:
-            for line in control.reload() { out.log(line) }
+            let before = host.liveConfiguration
+            let reply = control.reload()
+            if host.liveConfiguration != before { liveChanges += 1 }
+            for line in reply.lines { out.log(ControlText.escaped(line), level: reply.succeeded ? .info : .warning) }
         default:
             // SIGINT, SIGTERM, or SIGHUP from the kernel: the terminal hung up, so nobody can
             // stop us any more; stop cleanly now rather than record into the void.

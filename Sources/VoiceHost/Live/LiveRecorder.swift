@@ -151,7 +151,9 @@ final class LiveRecorder {
         for target in targets {
             let template = RecordingName.expand(
                 target.template, client: client, tap: target.tap.rawValue, date: date, take: takes + 1)
-            let expanded = take > 1 ? Self.numbered(template, take: take) : template
+            let numbered = take > 1 ? Self.numbered(template, take: take) : template
+            // A session manager's recordings folder takes the relative names.
+            let expanded = options.folder.map { numbered.hasPrefix("/") ? numbered : $0 + "/" + numbered } ?? numbered
             let path = RecordingName.unused(expanded, taken: written)
             guard let chosen = options.format ?? AudioFormat.forPath(path) else {
                 throw HostError(

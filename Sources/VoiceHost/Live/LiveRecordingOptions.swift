@@ -29,6 +29,8 @@ public struct LiveRecordingOptions: Sendable {
     public var bufferSeconds: Double = 10
     /// `--force`: overwrite existing files.
     public var force = false
+    /// The folder relative names are made in (a session manager's session); nil: the current one.
+    public var folder: String?
 
     public init() {}
 

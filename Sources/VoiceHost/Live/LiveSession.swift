@@ -34,6 +34,9 @@ public struct LiveRequest: Sendable {
     /// Control surfaces (OSC, the web panel) served while the session runs; started before the
     /// client opens (a port in use stops the start), stopped after it closed.
     public var surfaces: [any ControlSurface] = []
+    /// A session manager (NSM) to announce to: the client opens only once the manager opened a
+    /// session, named by it, with the session's preset copy and recordings folder.
+    public var sessionManager: (any SessionManager)?
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
@@ -65,17 +68,12 @@ public enum LiveSession {
     public static func run(_ request: LiveRequest) throws(HostError) {
         // Before any other thread exists, so they all inherit the blocked mask.
         let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2, SIGURG])
-        let recorder = LiveRecorder(request.recording)
-        try recorder.check(client: request.options.name)
-        if let path = request.backingPath { _ = try BackingTrack.open(path) }
-        let streaming = try request.stream.map { (settings) throws(HostError) in
-            try LiveStreaming(settings: settings, tap: request.streamTap)
-        }
+        var request = request
         let hub = ControlHub(wake: { kill(getpid(), SIGURG) })
         var started: [any ControlSurface] = []
         var surfaceLines: [String] = []
         defer { for surface in started { surface.stop() } }
-        for surface in request.surfaces {
+        for surface in request.surfaces + [request.sessionManager].compactMap({ $0 }) {
             do {
                 surfaceLines += try surface.start(hub)
             } catch {
@@ -83,15 +81,43 @@ public enum LiveSession {
             }
             started.append(surface)
         }
-        let driver: JACKDriver
-        do {
-            driver = try JACKDriver(options: request.options)
-        } catch {
-            throw HostError(.unavailable, error.message)
+        if let manager = request.sessionManager {
+            for line in surfaceLines { StatusOutput.writeOut("voicerack: \(line)\n") }
+            surfaceLines = []
+            guard let session = try waitForSession(manager, signals) else { return }
+            do {
+                surfaceLines.append(try request.open(session))
+            } catch {
+                manager.answerOpen(.failure(error))
+                throw HostError(error.kind == .general ? .unavailable : .cannotCreate, "NSM: \(error.message)")
+            }
         }
-        let loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming, hub: hub)
+        let recorder = LiveRecorder(request.recording)
+        let streaming: LiveStreaming?
+        let driver: JACKDriver
+        let loop: LiveLoop
+        do throws(HostError) {
+            try recorder.check(client: request.options.name)
+            if let path = request.backingPath { _ = try BackingTrack.open(path) }
+            streaming = try request.stream.map { (settings) throws(HostError) in
+                try LiveStreaming(settings: settings, tap: request.streamTap)
+            }
+            do {
+                driver = try JACKDriver(options: request.options)
+            } catch {
+                throw HostError(.unavailable, error.message)
+            }
+            loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming, hub: hub)
+            try loop.start()
+        } catch {
+            request.sessionManager?.answerOpen(.failure(.init(.general, error.message)))
+            throw error
+        }
         defer { loop.backing?.stop() }
-        try loop.start()
+        if let manager = request.sessionManager {
+            manager.answerOpen(
+                .success("voicerack runs as JACK client '\(driver.clientName)', preset \(request.presetName)"))
+        }
         for line in surfaceLines { loop.out.log(line) }
         while true {
             if let signal = signals.wait(seconds: hub.wantsMeters ? 1.0 / 60 : 0.1), signal.number != SIGURG {

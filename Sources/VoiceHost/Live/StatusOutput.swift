@@ -97,6 +97,16 @@ final class StatusOutput: @unchecked Sendable {
     /// A log line at `level`, ending any status line first.
     func log(_ line: String, level: Logger.Level = .info) {
         logger.log(level: level, "\(line)")
+        if level >= .warning { problems.append(line) }
+    }
+
+    /// Warning and error lines logged and not yet taken (`takeProblems`), for the surfaces.
+    private var problems: [String] = []
+
+    /// The warning and error lines logged since the last call.
+    func takeProblems() -> [String] {
+        defer { problems = [] }
+        return problems
     }
 
     /// Clears an open status line so the next output starts on a clean line (the status is

@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+import VoiceControl
+import VoicePresets
+
+extension LiveSession {
+    /// Waits for the session manager to open a session, taking signals meanwhile: nil when
+    /// SIGINT or SIGTERM came first (nothing was opened, so nothing to finalise).
+    ///
+    /// - Realtime: never; main thread.
+    static func waitForSession(
+        _ manager: any SessionManager, _ signals: SignalWaiter
+    ) throws(HostError) -> ManagedSession? {
+        while true {
+            if let failure = manager.announceFailure { throw HostError(.unavailable, "NSM: \(failure)") }
+            if let session = manager.takeOpenRequest() { return session }
+            if let signal = signals.wait(seconds: 0.1), signal.number == SIGINT || signal.number == SIGTERM {
+                StatusOutput.writeOut("voicerack: stopping before the session manager opened a session\n")
+                return nil
+            }
+        }
+    }
+}
+
+extension LiveRequest {
+    /// Takes the session a manager opened: its folder (made when new), its preset copy (written
+    /// from the running preset when new, else read: the session's own setup wins), its
+    /// recordings folder, and the client id as the JACK client's name.
+    ///
+    /// - Realtime: never; main thread.
+    /// Returns what it did, for the log.
+    mutating func open(_ session: ManagedSession) throws(ManagedSession.OpenFailure) -> String {
+        let files = FileManager.default
+        do {
+            try files.createDirectory(atPath: session.recordingsFolder, withIntermediateDirectories: true)
+        } catch {
+            throw .init(
+                .createFailed,
+                "cannot make the session folder \(session.recordingsFolder): \(error.localizedDescription)")
+        }
+        var done = "NSM: session '\(session.displayName)': running its preset copy \(session.presetPath)"
+        if !files.fileExists(atPath: session.presetPath) {
+            done =
+                "NSM: new session '\(session.displayName)': wrote its preset copy \(session.presetPath) from preset \(presetName)"
+            let copy = Preset(
+                name: "preset",
+                description: "voicerack in session '\(session.displayName)', from preset \(presetName).",
+                source: presetArgument ?? presetName, base: nil, configuration: configuration)
+            do {
+                try Data(PresetRenderer.toml(copy).utf8).write(
+                    to: URL(fileURLWithPath: session.presetPath), options: .atomic)
+            } catch {
+                throw .init(.createFailed, "cannot write \(session.presetPath): \(error.localizedDescription)")
+            }
+        }
+        let loaded: Preset
+        do {
+            loaded = try PresetLibrary.standard().load(session.presetPath)
+        } catch {
+            throw .init(.badProject, "the session's preset does not load: \(error)")
+        }
+        configuration = loaded.configuration
+        presetName = session.displayName
+        presetArgument = session.presetPath
+        options.name = session.clientID
+        recording.folder = session.recordingsFolder
+        return done + "; recordings go to \(session.recordingsFolder)"
+    }
+}

@@ -1,0 +1,113 @@
+import VoiceControl
+
+/// voicerack's OSC addresses and what each maps to: a `LiveCommand` for the session, or a
+/// meters registration the OSC thread keeps itself.
+///
+/// - Realtime: never; the OSC thread.
+public enum OSCAddressSpace {
+    /// Every address with its arguments and what it does, one entry each, for `/voicerack/help`
+    /// and `--help` (which sets them a blank line apart: the man page joins single lines).
+    /// Replies go to the sender's address and port.
+    public static let help = [
+        "/voicerack/set KEY VALUE     set a preset key (s) live; VALUE f, i, s or T/F",
+        "/voicerack/get KEY           reply /voicerack/get KEY VALUE ALLOWED",
+        "/voicerack/show              /voicerack/key KEY VALUE ALLOWED per key, a reply",
+        "/voicerack/record/start      start recording (--record files, else the voice)",
+        "/voicerack/record/stop       stop recording, finalise the files",
+        "/voicerack/backing/play      play the backing track (also /pause, /toggle)",
+        "/voicerack/backing/level DB  the backing track's level, dB",
+        "/voicerack/monitor/unmute    unmute the monitor after the feedback guard",
+        "/voicerack/voice/mute ON     mute voice_out (1 or T), open it (0 or F)",
+        "/voicerack/stream/start      start the Icecast stream (also /stop)",
+        "/voicerack/preset/load NAME  load a preset (name or path); live keys apply",
+        "/voicerack/preset/save FILE  save the running setup as a preset",
+        "/voicerack/status            reply: the status with every number",
+        "/voicerack/meters/register HZ  push meters to the sender, 1...30 Hz (10)",
+        "/voicerack/meters/unregister   stop the pushes",
+        "/voicerack/help              this list",
+        "Replies: /voicerack/reply ADDRESS LINE...; /voicerack/error ADDRESS WHY.",
+        "/voicerack/meters: level, peak of mic, far, voice, monitor (8 f, dBFS).",
+        "/voicerack/state: echo dB, delay ms (-1: not yet), talking, far end, double talk, voice muted, "
+            + "talking muted, monitor muted (i 0/1), leveller dB, DSP %, worst cycle %, xruns, recording (i), "
+            + "its seconds, frames lost, streaming (i), backing (i 1 playing, 0 paused, -1 none).",
+    ]
+
+    /// What a message asks for.
+    enum Route: Equatable {
+        case command(LiveCommand)
+        case registerMeters(rate: Double)
+        case unregisterMeters
+        case help
+        /// What is wrong with the message, in words.
+        case failure(String)
+    }
+
+    static let prefix = "/voicerack"
+    /// The highest meter rate a client may ask for, Hz.
+    static let maximumRate = 30.0
+
+    /// The route of `message`; a failure names the address and what it takes.
+    static func route(_ message: OSCMessage) -> Route {
+        let a = message.arguments
+        let tags = message.typeTags
+        func takesNothing(_ command: LiveCommand) -> Route {
+            a.isEmpty ? .command(command) : .failure("\(message.path) takes no arguments; got ,\(tags)")
+        }
+        switch message.path {
+        case prefix + "/set":
+            guard a.count == 2, case .string(let key) = a[0], let value = a[1].text else {
+                return .failure("\(message.path) takes a key (s) and a value (f, i, d, s, T or F); got ,\(tags)")
+            }
+            return .command(.set(key: key, value: value))
+        case prefix + "/get":
+            guard a.count == 1, case .string(let key) = a[0] else {
+                return .failure("\(message.path) takes a key (s); got ,\(tags)")
+            }
+            return .command(.get(key: key))
+        case prefix + "/preset/load":
+            guard a.count == 1, case .string(let name) = a[0] else {
+                return .failure("\(message.path) takes a preset name or path (s); got ,\(tags)")
+            }
+            return .command(.loadPreset(name))
+        case prefix + "/preset/save":
+            guard a.count == 1, case .string(let path) = a[0] else {
+                return .failure("\(message.path) takes a file path (s); got ,\(tags)")
+            }
+            return .command(.savePreset(path))
+        case prefix + "/backing/level":
+            guard a.count == 1, a[0].number != nil, let text = a[0].text else {
+                return .failure("\(message.path) takes a level in dB (f or i); got ,\(tags)")
+            }
+            return .command(.set(key: "backing.level_db", value: text))
+        case prefix + "/voice/mute":
+            switch a.count == 1 ? a[0] : .nil {
+            case .true, .int(1), .float(1): return .command(.muteVoice(true))
+            case .false, .int(0), .float(0): return .command(.muteVoice(false))
+            default: return .failure("\(message.path) takes 1 or T to mute, 0 or F to open; got ,\(tags)")
+            }
+        case prefix + "/meters/register":
+            let rate: Double? = a.isEmpty ? 10 : (a.count == 1 ? a[0].number : nil)
+            guard let rate, rate >= 1, rate <= maximumRate else {
+                return .failure(
+                    "\(message.path) takes a rate in Hz (f or i), 1...\(Int(maximumRate)); got ,\(tags)"
+                        + (a.first?.text.map { " \($0)" } ?? ""))
+            }
+            return .registerMeters(rate: rate)
+        case prefix + "/meters/unregister":
+            return a.isEmpty ? .unregisterMeters : .failure("\(message.path) takes no arguments; got ,\(tags)")
+        case prefix + "/help": return a.isEmpty ? .help : .failure("\(message.path) takes no arguments; got ,\(tags)")
+        case prefix + "/show": return takesNothing(.show)
+        case prefix + "/record/start": return takesNothing(.record(true))
+        case prefix + "/record/stop": return takesNothing(.record(false))
+        case prefix + "/backing/play": return takesNothing(.backing(.play))
+        case prefix + "/backing/pause": return takesNothing(.backing(.pause))
+        case prefix + "/backing/toggle": return takesNothing(.backing(.toggle))
+        case prefix + "/monitor/unmute": return takesNothing(.unmuteMonitor)
+        case prefix + "/stream/start": return takesNothing(.stream(true))
+        case prefix + "/stream/stop": return takesNothing(.stream(false))
+        case prefix + "/status": return takesNothing(.status)
+        default:
+            return .failure("unknown address \(message.path); /voicerack/help lists them")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import VoiceControl
+
+/// The messages voicerack sends: replies, errors, keys, and the meter pushes.
+///
+/// - Realtime: never; any thread.
+enum OSCReplies {
+    /// The messages answering `address` with `reply`: `/voicerack/error ADDRESS MESSAGE` when it
+    /// failed; for `get` the key as `/voicerack/reply ADDRESS KEY VALUE ALLOWED`; for `show` one
+    /// `/voicerack/key` per key, then the reply; else `/voicerack/reply ADDRESS LINE...`.
+    static func messages(answering address: String, _ reply: LiveReply) -> [OSCMessage] {
+        guard reply.succeeded else {
+            return [error(address, reply.lines.joined(separator: "; "))]
+        }
+        if address == OSCAddressSpace.prefix + "/get", let key = reply.keys.first {
+            return [OSCMessage(OSCAddressSpace.prefix + "/reply", [.string(address)] + fields(key))]
+        }
+        if address == OSCAddressSpace.prefix + "/show" {
+            return reply.keys.map { OSCMessage(OSCAddressSpace.prefix + "/key", fields($0)) } + [
+                OSCMessage(OSCAddressSpace.prefix + "/reply", [.string(address), .string("\(reply.keys.count) keys")])
+            ]
+        }
+        return [lines(address, reply.lines)]
+    }
+
+    static func lines(_ address: String, _ lines: [String]) -> OSCMessage {
+        OSCMessage(OSCAddressSpace.prefix + "/reply", [.string(address)] + lines.map { .string($0) })
+    }
+
+    static func error(_ address: String, _ message: String) -> OSCMessage {
+        OSCMessage(OSCAddressSpace.prefix + "/error", [.string(address), .string(message)])
+    }
+
+    /// KEY VALUE ALLOWED, the value a float for number keys and text otherwise.
+    private static func fields(_ key: LiveKey) -> [OSCValue] {
+        let value: OSCValue
+        if case .number = key.kind, let number = Float(key.value) {
+            value = .float(number)
+        } else {
+            value = .string(key.value)
+        }
+        return [.string(key.key), value, .string(key.allowed)]
+    }
+
+    /// `/voicerack/meters`: level and peak of mic, far, voice and monitor, dBFS (-120 for silence).
+    static func meters(_ s: LiveSnapshot) -> OSCMessage {
+        let pairs = [s.mic, s.far, s.voice, s.monitor].flatMap { [$0.level, $0.peak] }
+        return OSCMessage(OSCAddressSpace.prefix + "/meters", pairs.map { .float(Float(max(-120, $0))) })
+    }
+
+    /// `/voicerack/state`: the rest of the snapshot, in the order `OSCAddressSpace.help` gives.
+    static func state(_ s: LiveSnapshot) -> OSCMessage {
+        func flag(_ b: Bool) -> OSCValue { .int(b ? 1 : 0) }
+        func float(_ d: Double) -> OSCValue { .float(d.isFinite ? Float(d) : -120) }
+        return OSCMessage(
+            OSCAddressSpace.prefix + "/state",
+            [
+                .float(Float(s.echoRemovalDB ?? -1)), .float(Float(s.delayMilliseconds ?? -1)),
+                flag(s.voiceActive), flag(s.farActive), flag(s.doubleTalk), flag(s.voiceMuted),
+                flag(s.talkingWhileMuted), flag(s.monitorMuted), float(s.levellerGainDB),
+                .float(Float(s.dspLoadPercent)), .float(Float(s.worstCyclePercent)), .int(Int32(clamping: s.xruns)),
+                flag(s.recording != nil), .float(Float(s.recording?.seconds ?? 0)),
+                .int(Int32(clamping: s.recording?.framesLost ?? 0)), flag(s.stream != nil),
+                .int(s.backingPlaying.map { $0 ? 1 : 0 } ?? -1),
+            ])
+    }
+}

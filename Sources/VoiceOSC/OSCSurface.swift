@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+import VoiceControl
+
+/// The OSC control surface (`run --osc PORT`): a UDP socket and one thread that decodes each
+/// message, submits its command to the session's `ControlHub` and pushes meters to the
+/// addresses that registered for them.
+///
+/// The thread only enqueues: every command runs on the main thread, which answers through the
+/// reply callback (a datagram back to the sender). Every message gets an answer: a reply, or
+/// `/voicerack/error` naming what is wrong (a packet that is not OSC, an unknown address, wrong
+/// arguments, a value out of range).
+///
+/// - Realtime: never. `start`/`stop` on the main thread; the rest on the surface's own thread.
+public final class OSCSurface: ControlSurface, @unchecked Sendable {
+    private let host: String
+    private let port: Int
+    private var socket: OSCSocket?
+    private let stopped = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    /// Most addresses meters are pushed to at once.
+    public static let maximumListeners = 16
+
+    /// Listens on `host:port` (UDP) once started.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// The address listened on (`127.0.0.1:9000`), once started.
+    public var address: String? { socket?.boundAddress.description }
+
+    public func start(_ hub: ControlHub) throws(ControlSurfaceError) -> [String] {
+        let socket: OSCSocket
+        do {
+            socket = try OSCSocket(host: host, port: port)
+        } catch {
+            throw ControlSurfaceError(code: 69, "--osc: \(error.message)")
+        }
+        self.socket = socket
+        let thread = Thread { [self] in
+            serve(socket, hub)
+            finished.signal()
+        }
+        thread.name = "voicerack-osc"
+        thread.start()
+        var lines = ["OSC on udp \(socket.boundAddress) (/voicerack/help lists the addresses)"]
+        if !socket.boundAddress.isLoopback {
+            lines.append(
+                "warning: OSC listens on \(socket.boundAddress), beyond this machine: anyone who can reach it can control voicerack (OSC has no authentication)"
+            )
+        }
+        return lines
+    }
+
+    public func stop() {
+        guard let socket, !stopped.exchange(true, ordering: .relaxed) else { return }
+        socket.wake()
+        finished.wait()
+    }
+
+    /// A peer registered for meters: how often, and when the next push is due (seconds on
+    /// the monotonic clock).
+    private struct Listener {
+        var period: Double
+        var due: Double
+    }
+
+    /// The thread's loop: receive until the next push is due, answer, push.
+    private func serve(_ socket: OSCSocket, _ hub: ControlHub) {
+        var listeners: [OSCPeer: Listener] = [:]
+        var watch: MeterWatch?
+        while !stopped.load(ordering: .relaxed) {
+            let now = ProcessInfo.processInfo.systemUptime
+            let nextDue = listeners.values.map(\.due).min() ?? now + 1
+            if let (bytes, peer) = socket.receive(timeout: max(0, nextDue - now)) {
+                handle(bytes, from: peer, socket, hub, &listeners)
+                watch = listeners.isEmpty ? nil : (watch ?? hub.watchMeters())
+            }
+            push(socket, hub, &listeners)
+        }
+    }
+
+    private func handle(
+        _ bytes: [UInt8], from peer: OSCPeer, _ socket: OSCSocket, _ hub: ControlHub,
+        _ listeners: inout [OSCPeer: Listener]
+    ) {
+        let message: OSCMessage
+        do {
+            message = try OSCMessage(decoding: bytes)
+        } catch {
+            return send([OSCReplies.error("", "\(bytes.count)-byte packet is \(error.description)")], to: peer, socket)
+        }
+        let address = message.path
+        switch OSCAddressSpace.route(message) {
+        case .failure(let why):
+            send([OSCReplies.error(address, why)], to: peer, socket)
+        case .help:
+            send([OSCReplies.lines(address, OSCAddressSpace.help)], to: peer, socket)
+        case .registerMeters(let rate):
+            guard listeners[peer] != nil || listeners.count < Self.maximumListeners else {
+                return send(
+                    [
+                        OSCReplies.error(
+                            address, "\(Self.maximumListeners) addresses already get meters; unregister one")
+                    ],
+                    to: peer, socket)
+            }
+            let period = 1 / rate
+            listeners[peer] = Listener(period: period, due: ProcessInfo.processInfo.systemUptime)
+            hub.note("OSC: \(peer) gets meters \(Self.rateText(rate)) times a second")
+            send([OSCReplies.lines(address, ["meters to \(peer) at \(Self.rateText(rate)) Hz"])], to: peer, socket)
+        case .unregisterMeters:
+            guard listeners.removeValue(forKey: peer) != nil else {
+                return send([OSCReplies.error(address, "\(peer) was not registered for meters")], to: peer, socket)
+            }
+            hub.note("OSC: \(peer) no longer gets meters")
+            send([OSCReplies.lines(address, ["no more meters to \(peer)"])], to: peer, socket)
+        case .command(let command):
+            hub.submit(command, from: "OSC \(peer)") { [weak self] reply in
+                guard let self, !self.stopped.load(ordering: .relaxed) else { return }
+                self.send(OSCReplies.messages(answering: address, reply), to: peer, socket)
+            }
+        }
+    }
+
+    /// Sends the meters to every listener whose push is due.
+    private func push(_ socket: OSCSocket, _ hub: ControlHub, _ listeners: inout [OSCPeer: Listener]) {
+        guard !listeners.isEmpty else { return }
+        let now = ProcessInfo.processInfo.systemUptime
+        let due = listeners.filter { $0.value.due <= now }
+        guard !due.isEmpty else { return }
+        let snapshot = hub.snapshot()
+        let messages = [OSCReplies.meters(snapshot), OSCReplies.state(snapshot)]
+        for (peer, listener) in due {
+            send(messages, to: peer, socket)
+            // Keep the cadence; after a stall, start again from now rather than burst.
+            let next = listener.due + listener.period
+            listeners[peer]?.due = next > now ? next : now + listener.period
+        }
+    }
+
+    private func send(_ messages: [OSCMessage], to peer: OSCPeer, _ socket: OSCSocket) {
+        for message in messages {
+            guard let bytes = message.encoded() else { continue }
+            socket.send(bytes, to: peer)
+        }
+    }
+
+    private static func rateText(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(format: "%.1f", rate)
+    }
+}
