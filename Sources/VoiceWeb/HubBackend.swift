@@ -91,7 +91,8 @@ final class HubBackend: PanelBackend {
         (m.voiceDB, m.voicePeakDB) = (db(s.voice.level), db(s.voice.peak))
         (m.monitorDB, m.monitorPeakDB) = (db(s.monitor.level), db(s.monitor.peak))
         m.echoRemovalDB = s.echoRemovalDB.map { max(0, $0) }
-        m.echoVerdict = s.echoVerdict ?? (s.farActive ? "converging" : "no far end yet")
+        // The engine measures echo removal over stretches of far end alone; until then, say so.
+        m.echoVerdict = s.echoVerdict ?? (s.farActive ? "measuring" : "no far end yet")
         m.delayMS = s.delayMilliseconds
         m.driftPPM = s.driftPPM
         m.voiceActive = s.voiceActive

@@ -18,7 +18,7 @@ public struct PanelMeters: Codable, Sendable, Equatable {
     public var monitorPeakDB: Double = -120
     /// Echo removed (ERLE, dB); nil until the far end has played alone long enough to measure.
     public var echoRemovalDB: Double?
-    /// A few words for the user: "good", "fair: …", "poor: …", "converging", "no far end yet"
+    /// A few words for the user: "good", "fair: …", "poor: …", "measuring", "no far end yet"
     /// (the page says "off" when echo_canceller.enabled is false).
     public var echoVerdict = "no far end yet"
     /// Estimated mic/far-end delay, ms; nil until found.

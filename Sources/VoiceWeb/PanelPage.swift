@@ -43,7 +43,7 @@ enum PanelPage {
         .fig b { font-size:18px; font-weight:600; font-variant-numeric: tabular-nums; }
         .verdict { font-size:22px; font-weight:700; }
         .verdict.good { color:var(--green); } .verdict.fair { color:var(--yellow); }
-        .verdict.poor, .verdict.converging { color:var(--red); } .verdict.off { color:var(--dim); }
+        .verdict.poor { color:var(--red); } .verdict.off, .verdict.measuring, .verdict.no { color:var(--dim); }
         button { background:#2b333c; color:var(--text); border:1px solid #3b4550; border-radius:6px; padding:6px 12px;
           font:inherit; cursor:pointer; }
         button.rec { background:#5a1e22; border-color:#7c2a30; }
@@ -90,6 +90,7 @@ enum PanelPage {
             <div class="fig"><span>DSP load</span><b id="load">–</b></div>
             <div class="fig"><span>xruns</span><b id="xruns">0</b></div>
             <div class="fig"><span>overruns</span><b id="overruns">0</b></div>
+            <div class="fig"><span>mic → voice</span><b id="reduction">–</b></div>
           </div>
         </section>
         <section class="wide"><h2>Last 30 s</h2>
@@ -166,6 +167,7 @@ enum PanelPage {
           $('leveller').textContent = (m.levellerGainDB >= 0 ? '+' : '') + m.levellerGainDB.toFixed(1) + ' dB';
           $('load').textContent = m.dspLoadPercent.toFixed(0) + ' %';
           $('xruns').textContent = m.xruns; $('overruns').textContent = m.overruns;
+          $('reduction').textContent = m.micDB <= -119 ? '–' : (m.voiceDB - m.micDB).toFixed(1) + ' dB';
           $('muted').hidden = !m.monitorMuted;
           $('mute').textContent = m.voiceMuted ? 'Unmute voice' : 'Mute voice';
           $('mute').dataset.on = m.voiceMuted;
