@@ -127,6 +127,9 @@ struct PanelServerTests: Sendable {
                     ],
                     1009
                 ),
+                // A megabyte: FlyingFox gathers one frame before the panel sees it, so this is refused
+                // after arrival (only a page holding the token can get this far).
+                ([RawClient.frame(opcode: 1, Array(repeating: UInt8(ascii: "b"), count: 1 << 20))], 1009),
                 ([RawClient.frame(opcode: 2, [1, 2, 3])], 1003),
                 ([RawClient.frame(opcode: 1, [0xC3, 0x28])], 1007),
             ] {
