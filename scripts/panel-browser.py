@@ -71,6 +71,8 @@ def run(driver, command):
 
 
 def main():
+    # A process group of our own: the test ends chromedriver and chromium with us, even if we hang.
+    os.setpgid(0, 0)
     driver = browser()
     try:
         for line in sys.stdin:

@@ -43,6 +43,8 @@ final class BrowserDriver {
     }
 
     deinit {
+        // The driver leads its own process group (chromedriver and chromium in it): end them all.
+        if child.isRunning { kill(-child.pid, SIGKILL) }
         child.stop(SIGKILL)
         unlink(fifo)
     }
