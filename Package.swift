@@ -33,6 +33,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The web panel's HTTP and WebSocket server: small, no SwiftNIO (a light build).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: C libraries (one wrapper each, found through pkg-config, installed from Debian)
@@ -80,6 +82,10 @@ let package = Package(
         .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder"]),
         // The only importer of liblo: the OSC control surface (`run --osc`) and the NSM client.
         .target(name: "VoiceOSC", dependencies: ["CLo", "VoiceControl"]),
+        // The browser control panel (`run --web`): a control surface (VoiceControl) with its server,
+        // token and origin checks and the page. Knows nothing of the engine or the session.
+        .target(
+            name: "VoiceWeb", dependencies: ["VoiceControl", .product(name: "FlyingFox", package: "FlyingFox")]),
         .target(
             name: "VoiceHost",
             dependencies: [
@@ -93,7 +99,7 @@ let package = Package(
             name: "voicerack",
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
-                "VoiceStream", "VoiceOSC", "VoiceControl",
+                "VoiceStream", "VoiceWeb", "VoiceOSC", "VoiceControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -132,6 +138,9 @@ let package = Package(
             dependencies: ["VoiceHost", "VoiceEngine", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
+        // The web panel's server against a bare client: token, Host, Origin, message limits. The
+        // browser tests (chromium on a dummy jackd; skipped without chromium) are among the JACK ones.
+        .testTarget(name: "VoiceWebTests", dependencies: ["VoiceWeb", "VoiceControl"]),
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         // The auto-connect test drives VoiceJACK's driver itself, to make a patchbay's connection
         // between activation and auto-connect.

@@ -14,13 +14,16 @@ set -euo pipefail
 # man page, validates the .desktop file and verifies the user unit; zsh and fish: the completions
 # parse; tmux: the status-line test. liblo-dev: OSC control (VoiceOSC); liblo-tools (oscsend, oscdump)
 # and python3-liblo (under /usr/bin/python3) are the real OSC peers of the OSC and NSM tests.
+# chromium and chromium-driver: the web panel's browser tests, driven by selenium from PyPI in a
+# venv of the build folder (below); nothing else is downloaded.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
   dbus-daemon python3-dbus time
   icecast2 libshout3-dev libopusenc-dev libmp3lame-dev ffmpeg curl
   liblilv-dev lv2-dev swh-lv2 x42-plugins lsp-plugins-lv2 build-essential
   pipewire pipewire-bin pipewire-jack
   man-db groff-base desktop-file-utils systemd tmux zsh fish
-  liblo-dev liblo-tools python3-liblo)
+  liblo-dev liblo-tools python3-liblo
+  chromium chromium-driver)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then
   packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)
@@ -43,3 +46,10 @@ for m in "${python_modules[@]}"; do
   case "$m" in pywebrtc-audio) mod=pywebrtc_audio ;; *) mod=$m ;; esac
   python3 -c "import $mod" 2>/dev/null || pip install -q "$m" >&2
 done
+# selenium for the web panel's browser tests, in a venv inside the build folder so the system's
+# Python stays as it is; it drives Debian's chromium through Debian's chromedriver.
+venv="$(cd "$(dirname "$0")/.." && pwd)/.build/browser-venv"
+if ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
+  python3 -m venv "$venv" >&2
+  "$venv/bin/pip" install -q "selenium>=4.15,<5" >&2
+fi

@@ -2,19 +2,24 @@
 # Soak test (not a CI test): how voicerack's process callback holds up over MINUTES (default 10)
 # at a 64-sample period, recording, compared with a trivial pass-through on the same server.
 #
-#   scripts/soak.sh [MINUTES]
+#   scripts/soak.sh [MINUTES] [--web]
 #
 # Starts its own jackd (dummy driver, 48 kHz, period 64, unique name), feeds jack_simple_client's
 # sine into mic_in and far_in_L, and runs
 #   1. voicerack run --preset echo-cancel --record voice + tuning   for MINUTES, then
 #   2. voicerack run --preset raw (no recording)                     for MINUTES,
 # printing for each the callback cycles, those longer than the period, the worst callback time
-# as % of the period, and the xruns JACK reported. VOICERACK=path picks the binary (default: a
+# as % of the period, the xruns JACK reported, and the CPU time voicerack used. With --web the
+# first run is repeated with the web panel open in headless chromium (scripts/panel-browser.py,
+# streaming meters all along), side by side with the run without it; the difference in CPU time
+# is the panel's own cost. SOAK_PERIOD=N picks another period (a busy machine may not hold 64). VOICERACK=path picks the binary (default: a
 # release build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
 # jack_simple_client).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-10}
+web=${2:-}
+period=${SOAK_PERIOD:-64}
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
 export JACK_NO_START_SERVER=1
 unset JACK_DEFAULT_SERVER
@@ -23,7 +28,8 @@ if [ -z "${VOICERACK:-}" ]; then
   swift build -c release --product voicerack >&2
   VOICERACK=$(swift build -c release --show-bin-path)/voicerack
 fi
-server="voicerack-soak-$$-$RANDOM"
+# Short: jack_lsp 1.9.21 aborts in malloc for some longer server names (seen with 24 characters).
+server="vr-soak-$$"
 work=$(mktemp -d "${TMPDIR:-/tmp}/voicerack-soak.XXXXXX")
 pids=()
 # Stops what we started, newest first, each before the next: jackd last, once its clients are
@@ -38,7 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-jackd -n "$server" -d dummy -r 48000 -p 64 >"$work/jackd.log" 2>&1 &
+jackd -n "$server" -d dummy -r 48000 -p "$period" >"$work/jackd.log" 2>&1 &
 jackd_pid=$!
 pids+=("$jackd_pid")
 for _ in $(seq 100); do jack_lsp -s "$server" >/dev/null 2>&1 && break; sleep 0.2; done
@@ -59,18 +65,36 @@ run() {
   jack_connect -s "$server" sine:output1 soak:mic_in
   jack_connect -s "$server" sine:output2 soak:far_in_L
   echo "soak: $label for $minutes min..." >&2
+  local browser=""
+  if grep -q "web panel: open" "$log"; then
+    local url
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$log" | head -1)
+    # The page stays open, drawing the meters, until the run ends.
+    (printf '{"cmd":"open","url":"%s"}\n' "$url"; sleep "$seconds"; echo '{"cmd":"quit"}') |
+      .build/browser-venv/bin/python scripts/panel-browser.py >"$work/$label-browser.log" 2>&1 &
+    browser=$!
+  fi
   sleep "$seconds"
+  # utime + stime (clock ticks) of the whole process, fields 14 and 15 of /proc/PID/stat.
+  local ticks
+  ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
   kill -INT "$pid"
   local status=0
   wait "$pid" || status=$?
   local summary
-  summary=$(sed -n 's/^voicerack: summary: callback: //p' "$log")
-  printf '%-28s exit %s  %s\n' "$label" "$status" "${summary:-no summary; see below}"
-  sed -n 's/^voicerack: summary: recorded/  recorded/p' "$log"
+  summary=$(sed -n 's/^.*voicerack: summary: callback: //p' "$log")
+  [ -z "$browser" ] || wait "$browser" || true
+  printf '%-28s exit %s  CPU %.1f s  %s\n' "$label" "$status" "$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')" \
+    "${summary:-no summary; see below}"
+  sed -n 's/^.*voicerack: summary: recorded/  recorded/p' "$log"
   [ -n "$summary" ] || cat "$log"
 }
 
-echo "soak: jackd '$server' (dummy, 48 kHz, 64-sample periods = 1.33 ms), $minutes min per run, binary $VOICERACK"
+echo "soak: jackd '$server' (dummy, 48 kHz, $period-sample periods = $(awk -v p="$period" 'BEGIN { printf "%.2f", p / 48 }') ms), $minutes min per run, binary $VOICERACK"
 run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
+if [ "$web" = "--web" ]; then
+  run "echo-cancel + rec + web panel" --preset echo-cancel --record "voice=$work/voice2.wav" \
+    --record "tuning=$work/tuning2.wav" --web 0
+fi
 run "raw pass-through" --preset raw
 echo "soak: jackd log lines mentioning xruns: $(grep -ci xrun "$work/jackd.log" || true)"

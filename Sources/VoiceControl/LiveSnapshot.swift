@@ -53,6 +53,8 @@ public struct LiveSnapshot: Sendable, Equatable {
     public var dspLoadPercent: Double = 0
     public var worstCyclePercent: Double = 0
     public var xruns = 0
+    /// Process callbacks that took longer than their period.
+    public var overruns = 0
     public var sampleRate = 0
     public var blockSize = 0
     /// Samples voice_out lags mic_in.

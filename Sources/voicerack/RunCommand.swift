@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VoiceControl
 import VoiceFiles
 import VoiceHost
 import VoiceJACK
@@ -7,6 +8,7 @@ import VoiceOSC
 import VoicePresets
 import VoiceRecorder
 import VoiceStream
+import VoiceWeb
 
 /// `voicerack run`: the live JACK client.
 struct Run: ParsableCommand {
@@ -98,6 +100,15 @@ struct Run: ParsableCommand {
             Started without arguments under a session manager, voicerack runs with the echo-cancel \
             preset.
 
+            Web panel: --web [HOST:]PORT serves a control panel to a browser: live meters (levels \
+            with peak hold and clip lamps, echo removal, delay, drift, voice activity, leveller, \
+            load, xruns, recording) 25 times a second with a 30 s history, a control per preset key \
+            (restart-only keys marked), record start/stop, backing pause and \
+            level, monitor unmute, voice mute, preset load and save. It listens on 127.0.0.1 unless \
+            another host is given (with a warning), and only answers the address printed at start, \
+            which carries a random token. Example: voicerack run --web 8080, then open the printed \
+            http://127.0.0.1:8080/?token=... address.
+
             Exits with 69 when the JACK server is not running or shuts down (recordings are \
             finalised first).
             """)
@@ -180,7 +191,17 @@ struct Run: ParsableCommand {
 
     @OptionGroup(title: "Streaming") var streaming: StreamArguments
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Serve the web control panel on PORT or HOST:PORT (127.0.0.1 unless a host is given); open the printed address.",
+            valueName: "[host:]port"))
+    var web: String?
+
     func validate() throws {
+        if let web {
+            do { _ = try PanelAddress(parsing: web) } catch { throw ValidationError(error.description) }
+        }
         guard LogLevelChoice.parse(logLevel) != nil else {
             throw ValidationError(
                 "--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
@@ -229,6 +250,10 @@ struct Run: ParsableCommand {
             request.presetArgument = preset
             request.control = control
             request.logLevel = LogLevelChoice.parse(logLevel) ?? .info
+            // Checked in validate().
+            if let address = web.flatMap({ try? PanelAddress(parsing: $0) }) {
+                request.surfaces.append(Self.webPanel(at: address, preset: loaded.name))
+            }
             request.backingPath =
                 backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
             if let (settings, tap) = streaming.settings(loaded.configuration) {
@@ -249,5 +274,17 @@ struct Run: ParsableCommand {
         } catch {
             throw failureExit(reporting: error)
         }
+    }
+}
+
+extension Run {
+    /// The web panel for `--web`: the keys that need a restart from the preset schema, the
+    /// preset library to load from, and saving into the first preset folder (`$VOICERACK_PRESETS`,
+    /// else the user's).
+    static func webPanel(at address: PanelAddress, preset: String) -> WebSurface {
+        WebSurface(
+            address: address, preset: preset, restartKeys: PresetEdit.restartKeys(),
+            presets: { PresetLibrary.standard().names() },
+            presetFolder: { PresetLibrary.standardSearchPath().first?.path })
     }
 }

@@ -12,12 +12,12 @@ extension LiveClientTests {
         let voicerack: ChildProcess
         let sine: ChildProcess
 
-        init(_ arguments: [String], input: String? = nil) throws {
+        init(_ arguments: [String], input: String? = nil, environment: [String: String?] = [:]) throws {
             server = try JACKServer()
             let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
             voicerack = try ChildProcess(
                 binary, ["run", "--server", server.name, "--name", "vr", "--no-auto-connect"] + arguments,
-                environment: Tools.environment, input: input)
+                environment: Tools.environment.merging(environment) { $1 }, input: input)
             sine = try ChildProcess(Tools.jackSimpleClient!, ["sine", server.name], environment: Tools.environment)
             let ready = poll(timeout: 10) { [server, voicerack, sine] in
                 guard voicerack.isRunning, sine.isRunning, let ports = try? server.portProperties() else {

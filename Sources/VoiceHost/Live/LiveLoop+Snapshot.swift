@@ -36,6 +36,7 @@ extension LiveLoop {
         snapshot.dspLoadPercent = Double(d.cpuLoad)
         snapshot.worstCyclePercent = d.cycle.worstPercentOfPeriod
         snapshot.xruns = d.xruns
+        snapshot.overruns = d.cycle.overruns
         snapshot.sampleRate = s.sampleRate
         snapshot.blockSize = s.blockSize
         snapshot.latencySamples = s.latency

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+import VoiceControl
+
+/// The panel's backend over the session's `ControlHub`: figures from its snapshot, controls from
+/// `show`, requests as `LiveCommand`s (the same messages as `--control` and OSC), answered on the
+/// main thread and handed back here.
+///
+/// - Realtime: never; the server's tasks.
+final class HubBackend: PanelBackend {
+    let hub: ControlHub
+    /// Keys shown as needing a restart.
+    let restartKeys: Set<String>
+    /// The preset names the page may load.
+    let presets: @Sendable () -> [String]
+    /// The folder presets are saved into (nil: none).
+    let presetFolder: @Sendable () -> String?
+    private let preset: Mutex<String>
+
+    init(
+        hub: ControlHub, preset: String, restartKeys: Set<String>, presets: @escaping @Sendable () -> [String],
+        presetFolder: @escaping @Sendable () -> String?
+    ) {
+        self.hub = hub
+        self.preset = Mutex(preset)
+        self.restartKeys = restartKeys
+        self.presets = presets
+        self.presetFolder = presetFolder
+    }
+
+    func watch() -> (any Sendable)? { hub.watchMeters() }
+
+    func meters() -> PanelMeters { Self.meters(hub.snapshot()) }
+
+    func setup() async -> PanelSetup {
+        let keys = await run(.show).keys
+        return PanelSetup(
+            controls: keys.map { Self.control($0, live: !restartKeys.contains($0.key)) }, presets: presets(),
+            preset: preset.withLock { $0 })
+    }
+
+    func perform(_ request: PanelRequest) async -> PanelReply {
+        let reply: LiveReply
+        switch request {
+        case .set(let key, let value): reply = await run(.set(key: key, value: value))
+        case .record(let on): reply = await run(.record(on))
+        case .pauseBacking: reply = await run(.backing(.toggle))
+        case .unmuteMonitor: reply = await run(.unmuteMonitor)
+        case .muteVoice(let on): reply = await run(.muteVoice(on))
+        case .loadPreset(let name):
+            reply = await run(.loadPreset(name))
+            if reply.succeeded { preset.withLock { $0 = name } }
+        case .savePreset(let name):
+            reply = await save(name)
+        }
+        return PanelReply(ok: reply.succeeded, lines: reply.lines)
+    }
+
+    /// Saves the running setup as `NAME.toml` in the preset folder, never over a file that exists.
+    /// `name` is a bare name (`PanelRequest.isName`), checked again here: nothing outside the
+    /// folder can be named.
+    private func save(_ name: String) async -> LiveReply {
+        guard PanelRequest.isName(name) else { return .failure("'\(name)' is not a preset name") }
+        guard let folder = presetFolder() else { return .failure("no preset folder to save into") }
+        let path = folder + "/" + name + ".toml"
+        // lstat: a link of that name counts as existing too.
+        var info = stat()
+        guard lstat(path, &info) != 0 else { return .failure("\(path) exists; choose another name") }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            return .failure("cannot make the preset folder \(folder): \(error.localizedDescription)")
+        }
+        return await run(.savePreset(path))
+    }
+
+    /// Submits `command` and waits for the main thread's reply.
+    private func run(_ command: LiveCommand) async -> LiveReply {
+        await withCheckedContinuation { done in
+            hub.submit(command, from: "web") { done.resume(returning: $0) }
+        }
+    }
+
+    /// The page's figures from the session's snapshot (silence as -120 dBFS: JSON has no -inf).
+    static func meters(_ s: LiveSnapshot) -> PanelMeters {
+        func db(_ value: Double) -> Double { value.isFinite ? max(-120, value) : -120 }
+        var m = PanelMeters()
+        m.time = s.time
+        (m.micDB, m.micPeakDB) = (db(s.mic.level), db(s.mic.peak))
+        (m.farDB, m.farPeakDB) = (db(s.far.level), db(s.far.peak))
+        (m.voiceDB, m.voicePeakDB) = (db(s.voice.level), db(s.voice.peak))
+        (m.monitorDB, m.monitorPeakDB) = (db(s.monitor.level), db(s.monitor.peak))
+        m.echoRemovalDB = s.echoRemovalDB.map { max(0, $0) }
+        // The engine measures echo removal over stretches of far end alone; until then, say so.
+        m.echoVerdict = s.echoVerdict ?? (s.farActive ? "measuring" : "no far end yet")
+        m.delayMS = s.delayMilliseconds
+        m.driftPPM = s.driftPPM
+        m.voiceActive = s.voiceActive
+        m.doubleTalk = s.doubleTalk
+        m.levellerGainDB = s.levellerGainDB.isFinite ? s.levellerGainDB : -120
+        m.dspLoadPercent = s.dspLoadPercent
+        m.xruns = s.xruns
+        m.overruns = s.overruns
+        m.worstCyclePercent = s.worstCyclePercent
+        m.monitorMuted = s.monitorMuted
+        m.voiceMuted = s.voiceMuted
+        if let recording = s.recording {
+            m.recording = true
+            m.recordingSeconds = recording.seconds
+            m.recordingFiles = recording.files.map { URL(fileURLWithPath: $0).lastPathComponent }
+            m.framesLost = recording.framesLost
+        }
+        m.backing = s.backingPlaying.map { $0 ? "playing" : "paused" }
+        m.backingSeconds = s.backingSeconds
+        return m
+    }
+
+    /// A key as the page draws it.
+    static func control(_ key: LiveKey, live: Bool) -> PanelControl {
+        switch key.kind {
+        case .number(let minimum, let maximum, let unit, let zero):
+            PanelControl(
+                key: key.key, kind: .number, minimum: minimum, maximum: maximum, zero: zero, unit: unit,
+                value: key.value, live: live, help: key.help)
+        case .boolean:
+            PanelControl(key: key.key, kind: .toggle, value: key.value, live: live, help: key.help)
+        case .choice(let choices):
+            PanelControl(key: key.key, kind: .choice, choices: choices, value: key.value, live: live, help: key.help)
+        case .list, .text:
+            PanelControl(key: key.key, kind: .text, value: key.value, live: live, help: key.help)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+/// The figures the panel shows, sent to every open page about 25 times a second (JSON).
+///
+/// Levels are dBFS (RMS over about 300 ms; peaks with a slow release), -120 for silence; nil
+/// where a figure is not measured yet. The page holds peaks, lights the clip lamps and keeps the
+/// 30 s history itself, from these.
+///
+/// - Realtime: never; built on the session's main thread, read by the server's tasks.
+public struct PanelMeters: Codable, Sendable, Equatable {
+    /// Seconds since the session started (the history's time axis).
+    public var time: Double = 0
+    public var micDB: Double = -120
+    public var micPeakDB: Double = -120
+    public var farDB: Double = -120
+    public var farPeakDB: Double = -120
+    public var voiceDB: Double = -120
+    public var voicePeakDB: Double = -120
+    public var monitorDB: Double = -120
+    public var monitorPeakDB: Double = -120
+    /// Echo removed (ERLE, dB); nil until the far end has played alone long enough to measure.
+    public var echoRemovalDB: Double?
+    /// A few words for the user: "good", "fair: …", "poor: …", "measuring", "no far end yet"
+    /// (the page says "off" when echo_canceller.enabled is false).
+    public var echoVerdict = "no far end yet"
+    /// Estimated mic/far-end delay, ms; nil until found.
+    public var delayMS: Double?
+    /// Clock drift between playback and mic, ppm; nil until measured.
+    public var driftPPM: Double?
+    public var voiceActive = false
+    /// Near and far end talking at once.
+    public var doubleTalk = false
+    public var levellerGainDB: Double = 0
+    /// JACK's DSP load, percent of the period.
+    public var dspLoadPercent: Double = 0
+    public var xruns = 0
+    /// Process callbacks that took longer than their period.
+    public var overruns = 0
+    /// Worst process callback so far, percent of the period.
+    public var worstCyclePercent: Double = 0
+    public var monitorMuted = false
+    public var voiceMuted = false
+    public var recording = false
+    public var recordingSeconds: Double = 0
+    /// The files being recorded (names only, no folders).
+    public var recordingFiles: [String] = []
+    public var framesLost = 0
+    /// "playing", "paused", or nil without a backing track.
+    public var backing: String?
+    public var backingSeconds: Double = 0
+
+    public init() {}
+}
+
+/// One control the page draws, generated from a preset key's descriptor.
+///
+/// - Realtime: never.
+public struct PanelControl: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        case number, toggle, choice, text
+    }
+
+    /// `section.name`, as in presets and `--control`.
+    public var key: String
+    public var kind: Kind
+    public var minimum: Double?
+    public var maximum: Double?
+    /// What 0 means when it lies outside the range ("off", "auto").
+    public var zero: String?
+    public var unit: String
+    public var choices: [String]?
+    /// The running value as the key's text (`-6`, `true`, `processed`).
+    public var value: String
+    /// False: the key needs a restart; the page shows it without letting it be changed.
+    public var live: Bool
+    public var help: String
+
+    public init(
+        key: String, kind: Kind, minimum: Double? = nil, maximum: Double? = nil, zero: String? = nil,
+        unit: String = "", choices: [String]? = nil, value: String, live: Bool, help: String
+    ) {
+        self.key = key
+        self.kind = kind
+        self.minimum = minimum
+        self.maximum = maximum
+        self.zero = zero
+        self.unit = unit
+        self.choices = choices
+        self.value = value
+        self.live = live
+        self.help = help
+    }
+}
+
+/// What the page builds its controls from: the keys and the presets it may load.
+///
+/// - Realtime: never.
+public struct PanelSetup: Codable, Sendable, Equatable {
+    public var controls: [PanelControl]
+    public var presets: [String]
+    /// The preset the session runs (the last one loaded).
+    public var preset: String
+
+    public init(controls: [PanelControl], presets: [String], preset: String) {
+        self.controls = controls
+        self.presets = presets
+        self.preset = preset
+    }
+}

@@ -1,0 +1,22 @@
+import Testing
+
+@testable import VoicePresets
+
+/// Which keys need a restart (the web panel greys them), asked of the engine's own rule.
+@Suite("restart-only keys")
+struct RestartKeysTests {
+    @Test(
+        "restart-only keys: the engine's shape (chain, frame, canceller, high-pass); gains and effect parameters are live"
+    )
+    func restartKeys() {
+        let restart = PresetEdit.restartKeys()
+        for key in ["chain.order", "echo_canceller.enabled", "echo_canceller.tail_ms", "input.highpass_hz"] {
+            #expect(restart.contains(key), "\(key)")
+        }
+        for key in [
+            "output.gain_db", "input.gain_db", "monitor.master_db", "backing.level_db", "compressor.threshold_dbfs",
+        ] {
+            #expect(!restart.contains(key), "\(key)")
+        }
+    }
+}
