@@ -58,13 +58,13 @@ let package = Package(
         // MARK: C library edges
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"]),
         .target(name: "VoiceFiles", dependencies: ["CSndFile"]),
-        // The only importer of lilv and the LV2 headers: the plugin catalog, host features and
-        // the real-time LV2Unit.
-        .target(name: "VoiceLV2", dependencies: ["CLilv", "CLV2Log", "VoiceRT", "VoiceUnits"]),
+        // The only importer of lilv and the LV2 headers: the plugin catalog, host features,
+        // the real-time LV2Unit and the engine's PluginHost (LV2PluginHost).
+        .target(name: "VoiceLV2", dependencies: ["CLilv", "CLV2Log", "VoiceRT", "VoiceUnits", "VoiceEngine"]),
 
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
-        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles"]),
+        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceUnits", "VoiceFiles"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
         // The one render cycle every driver runs (ProcessThread/), its owner on the control side
         // (CycleHost) and the driver protocol.

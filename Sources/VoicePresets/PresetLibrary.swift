@@ -94,6 +94,7 @@ public struct PresetLibrary: Sendable {
             }
             configuration = try resolve(PresetDefinition.read(path: path), chain: chain)
         }
+        for plugin in definition.plugins { configuration.plugins[plugin.name] = plugin.settings }
         for setting in definition.settings {
             setting.key.apply(setting.value, to: &configuration)
             if setting.key.fullName == PresetSchema.backingFile.fullName {
@@ -101,7 +102,22 @@ public struct PresetLibrary: Sendable {
                     configuration.backingFile, presetPath: definition.path)
             }
         }
+        try checkChain(configuration, definition)
         return configuration
+    }
+
+    /// Every plugin unit `chain.order` names has a section (here or in a base).
+    private func checkChain(_ configuration: EngineConfiguration, _ definition: PresetDefinition) throws(PresetError) {
+        for case .plugin(let name) in configuration.chain where configuration.plugins[name] == nil {
+            let line = definition.settings.first { $0.key.fullName == PresetSchema.chainOrder.fullName }?.line
+            let names = EffectKind.allCases.map(\.rawValue) + configuration.plugins.keys.sorted()
+            let hint = Suggestion.closest(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            throw PresetError(
+                file: definition.path, line: line, key: PresetSchema.chainOrder.fullName,
+                message:
+                    "chain.order: unknown unit '\(name)'\(hint); use a built-in unit (\(EffectKind.allCases.map(\.rawValue).joined(separator: ", "))) or an LV2 unit's section [\(name)] with lv2 = \"URI\""
+            )
+        }
     }
 
     /// Every file for `name`, in directory order (the first one is the preset `name` means).

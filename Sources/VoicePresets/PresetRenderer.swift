@@ -24,6 +24,15 @@ public enum PresetRenderer {
                 lines.append("\(assignment)\(padding)  # \(key.allowed). \(key.help)")
             }
         }
+        for name in preset.configuration.plugins.keys.sorted() {
+            let plugin = preset.configuration.plugins[name]!
+            lines += ["", "# LV2 unit '\(name)' (runs when listed in chain.order).", "[\(name)]"]
+            lines.append("\(PluginSection.pluginKey) = \(quoted(plugin.uri))")
+            for (symbol, value) in plugin.values.sorted(by: { $0.key < $1.key }) {
+                lines.append("\(symbol) = \(PresetNumber.text(Double(value)))")
+            }
+            if !plugin.state.isEmpty { lines.append("\(PluginSection.stateKey) = \(quoted(plugin.state))") }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

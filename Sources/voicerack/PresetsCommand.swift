@@ -18,6 +18,7 @@ struct Presets: ParsableCommand {
             discussion: "Exits 66 (no input) when it finds none, naming the folders it looked in.")
 
         func run() throws {
+            LV2Hosting.install(live: false)
             let searchPath = PresetLibrary.standardSearchPath()
             let summaries = PresetLibrary(directories: searchPath.map(\.path)).summaries()
             guard !summaries.isEmpty else {
@@ -43,6 +44,7 @@ struct Presets: ParsableCommand {
         var preset: String
 
         func run() throws {
+            LV2Hosting.install(live: false)
             do {
                 print(PresetRenderer.toml(try PresetLibrary.standard().load(preset)), terminator: "")
             } catch {
@@ -59,6 +61,7 @@ struct Presets: ParsableCommand {
         var files: [String]
 
         func run() throws {
+            LV2Hosting.install(live: false)
             var failed = false
             for file in files {
                 do {

@@ -90,6 +90,7 @@ struct Process: ParsableCommand {
     }
 
     func run() throws {
+        LV2Hosting.install(live: false)
         do {
             let loaded = try PresetLibrary.standard().load(preset)
             var request = OfflineRequest(micPath: mic, referencePath: ref, outputPath: out)

@@ -190,6 +190,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        LV2Hosting.install(live: true)
         do {
             let loaded = try PresetLibrary.standard().load(preset)
             var recording = LiveRecordingOptions()

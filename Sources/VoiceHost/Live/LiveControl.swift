@@ -6,9 +6,11 @@ import VoicePresets
 /// Live control of a running client: `set KEY VALUE` commands (`--control`, one per line on
 /// standard input) and preset reloads (SIGHUP).
 ///
-/// Changes go to the engine as typed parameter messages (`CycleHost.applyLive`) and glide in; keys
-/// that shape the engine (chain order, frame, canceller tail, delay handling, speexdsp settings,
-/// the high-pass, monitor on/off and source, ducking times) are reported as needing a restart and
+/// Changes go to the engine as typed parameter messages (`CycleHost.applyLive`) and glide in
+/// (LV2 units' controls, `set eq.gain 6`, too). A reload with a different chain (units, order,
+/// LV2 plugins or states) builds a new engine off the process thread and swaps it in. Other keys
+/// that shape the engine (frame, canceller tail, delay handling, speexdsp settings, the
+/// high-pass, monitor on/off and source, ducking times) are reported as needing a restart and
 /// left as they are. A preset that does not load on reload is reported (file:line: key) and the
 /// running setup stays.
 ///
@@ -26,7 +28,8 @@ struct LiveControl {
     static let help = [
         "commands (one per line):",
         "  set KEY VALUE   change a preset key while running, e.g. set compressor.threshold_dbfs -18,",
-        "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`)",
+        "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`);",
+        "                  an LV2 unit's control by port symbol: set eq.gain 6 (`voicerack plugins show URI`)",
         "  show            every key's running value and what it allows",
         "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
         "  record          start recording (the --record files, else the voice; as SIGUSR1)",
@@ -110,10 +113,22 @@ struct LiveControl {
         } catch {
             return ["SIGHUP: \(error); keeping the running setup"]
         }
-        let running = host.liveConfiguration
+        var running = host.liveConfiguration
         let changed = PresetEdit.changedKeys(from: running, to: loaded.configuration)
         host.rearmFeedbackGuard()
         guard !changed.isEmpty else { return ["SIGHUP: reloaded \(loaded.source): no changes"] }
+        var rebuilt: [String] = []
+        if running.chainDiffers(from: loaded.configuration) {
+            // A new chain (units, order, LV2 plugins or states): built here and swapped in.
+            do {
+                try host.rebuildChain(for: loaded.configuration)
+            } catch {
+                return ["SIGHUP: \(loaded.source): \(error.description); keeping the running setup"]
+            }
+            rebuilt = ["chain rebuilt: \(loaded.configuration.chain.map(\.name).joined(separator: ", "))"]
+            rebuilt += host.engineNotes
+            running = host.liveConfiguration
+        }
         let result = host.applyLive(loaded.configuration)
         followBackingLevel(from: running, to: result.reached)
         if result.dropped > 0 {
@@ -121,7 +136,7 @@ struct LiveControl {
         }
         let restart = PresetEdit.changedKeys(from: result.reached, to: loaded.configuration)
         let live = changed.filter { !restart.contains($0) }
-        var lines = ["SIGHUP: reloaded \(loaded.source)"]
+        var lines = ["SIGHUP: reloaded \(loaded.source)"] + rebuilt
         if !live.isEmpty { lines.append("applied: " + live.joined(separator: ", ")) }
         if !restart.isEmpty { lines.append("needs a restart (ignored): " + restart.joined(separator: ", ")) }
         return lines

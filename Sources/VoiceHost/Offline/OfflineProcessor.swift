@@ -89,6 +89,8 @@ public enum OfflineProcessor {
             host = try CycleHost(
                 configuration: configuration, sampleRate: sources.sampleRate, blockSize: request.blockSize,
                 referenceChannels: referenceChannels)
+        } catch .plugin(let error) {
+            throw HostError(.data, error.message)
         } catch {
             throw HostError(.usage, error.description)
         }
@@ -118,7 +120,7 @@ public enum OfflineProcessor {
         }
         _ = host.route([])
         let written = try outputs.finish()
-        var notes = sources.notes
+        var notes = sources.notes + host.engineNotes
         if let backing, let path = backingPath {
             let resampled = backing.fileRate == sources.sampleRate ? "" : ", resampled from \(backing.fileRate) Hz"
             notes.append(
