@@ -134,7 +134,7 @@ let package = Package(
             name: "RealtimeSafetyTests",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport",
-                "CRealtimeCheck",
+                "VoiceRT", "CRealtimeCheck",
                 "VoiceStream", "VoiceLV2",
             ],
             linkerSettings: rtsanLinkerSettings),
