@@ -4,10 +4,11 @@ import VoiceTestSupport
 
 /// An LV2 unit in the live chain (x42's dpl from x42-plugins, 64 samples of look-ahead): its
 /// latency on voice_out as `jack_lsp -l` shows it, a live `set` of its control measured on
-/// voice_out, and a SIGHUP reload that takes it out of the chain (a new chain swapped in).
+/// voice_out, a SIGHUP reload that swaps in a chain with another plugin (LSP's limiter), and that
+/// plugin changing its latency live.
 extension LiveClientTests {
     @Test(
-        "LV2 unit live: jack_lsp -l shows its 64 samples on voice_out, set peak.gain -6 lowers voice_out by 6 dB, a reload without it swaps the chain",
+        "LV2 unit live: jack_lsp -l shows its 64 samples on voice_out, set peak.gain -6 lowers voice_out by 6 dB, a reload swaps in LSP's limiter, whose latency change reaches JACK",
         .enabled(
             if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil,
             "jack_capture or jack_simple_client is missing"))
@@ -47,15 +48,23 @@ extension LiveClientTests {
         commands.write(Data("set peak.gain 31\n".utf8))
         rig.expectOutput("peak.gain = 31 is out of range; the plugin allows -10...30 dB")
 
-        // Structural change: the chain without the plugin, built off the process thread and
-        // swapped in; voice_out's latency drops by the plugin's 64 samples.
-        try "base = \"raw\"\n".write(toFile: preset, atomically: true, encoding: .utf8)
+        // Structural change: another plugin (LSP's limiter, 5 ms of look-ahead) instead, built off
+        // the process thread and swapped in; voice_out's latency follows. Threshold 1 (0 dBFS).
+        try
+            "base = \"raw\"\n\n[chain]\norder = \"lim\"\n\n[lim]\nlv2 = \"http://lsp-plug.in/plugins/lv2/limiter_mono\"\nth = 1\n"
+            .write(toFile: preset, atomically: true, encoding: .utf8)
         rig.voicerack.send(SIGHUP)
-        rig.expectOutput("chain rebuilt")
-        #expect(voiceOutLatency(is: 0), "\((try? rig.server.lsp(["-l", "vr:voice_out"])) ?? "")")
-        let without = try rig.voiceRMS()
-        print("live LV2 chain removed by SIGHUP: voice_out \(without) RMS")
-        #expect(abs(20 * log10(Double(without / before))) < 0.2)
+        rig.expectOutput("chain rebuilt: lim")
+        #expect(voiceOutLatency(is: 240), "\((try? rig.server.lsp(["-l", "vr:voice_out"])) ?? "")")
+        let swapped = try rig.voiceRMS()
+        print("live LV2 chain swapped by SIGHUP to LSP's limiter: voice_out \(swapped) RMS")
+        #expect(abs(20 * log10(Double(swapped / before))) < 0.2)
+
+        // The plugin changes its reported latency (look-ahead 5 → 10 ms): recomputed off the
+        // process thread and told to JACK.
+        commands.write(Data("set lim.lk 10\n".utf8))
+        rig.expectOutput("voice_out latency is now 480 samples")
+        #expect(voiceOutLatency(is: 480), "\((try? rig.server.lsp(["-l", "vr:voice_out"])) ?? "")")
         rig.stop()
     }
 }
