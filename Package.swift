@@ -112,7 +112,8 @@ let package = Package(
         .testTarget(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
-        .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceTestSupport"]),
+        .testTarget(
+            name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceLV2", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
