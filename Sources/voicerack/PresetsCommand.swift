@@ -8,7 +8,9 @@ struct Presets: ParsableCommand {
         discussion: """
             Presets are TOML files. voicerack looks in $VOICERACK_PRESETS, then \
             ~/.config/voicerack/presets, then the presets shipped with voicerack. A preset may \
-            extend another with `base = "NAME"`.
+            extend another with `base = "NAME"`. An LV2 plugin joins [chain] order as a unit with \
+            a section of its own: lv2 = "URI" and its control ports by symbol (see `voicerack \
+            plugins show URI`); `check` validates them against the plugin's own ranges.
             """,
         subcommands: [List.self, Show.self, Check.self])
 

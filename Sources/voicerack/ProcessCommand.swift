@@ -24,9 +24,15 @@ struct Process: ParsableCommand {
             backing, stereo, at recording.karaoke_voice_db / karaoke_backing_db). A missing backing \
             file exits 66, one that is not mono/stereo audio 65.
 
+            LV2 plugins in the preset's chain run too (their scheduled work done at once, so runs \
+            repeat exactly); their reported latency is removed like the engine's own, so OUT stays \
+            sample-aligned. A plugin that is not installed, needs a feature voicerack lacks, or a \
+            control outside its range exits 65 before processing starts.
+
             Example:
               voicerack process --preset echo-cancel --mic mic.wav --ref far.wav --out clean.wav
               voicerack process --preset karaoke --mic take.wav --backing song.flac --out voice.wav --record karaoke=mix.wav
+              voicerack process --preset podcast-lv2 --mic voice.wav --out podcast.wav
             """)
 
     @Option(
