@@ -118,7 +118,8 @@ public final class VoiceEngine {
         do throws(PluginError) {
             for case .plugin(let name) in c.chain {
                 guard let settings = c.plugins[name] else {
-                    throw PluginError("chain.order names '\(name)', but no [\(name)] section with lv2 = \"URI\" defines it")
+                    throw PluginError(
+                        "chain.order names '\(name)', but no [\(name)] section with lv2 = \"URI\" defines it")
                 }
                 made[name] = try PluginHosting.required(for: name).makeUnit(settings, spec: spec)
             }

@@ -60,7 +60,8 @@ public enum PresetEdit {
             throw PresetError(file: "", key: key, message: error.message)
         }
         let parsed: TOMLValue.Kind =
-            Double(value).map { .float($0) } ?? (value == "true" || value == "false" ? .boolean(value == "true") : .string(value))
+            Double(value).map { .float($0) }
+            ?? (value == "true" || value == "false" ? .boolean(value == "true") : .string(value))
         let entry = TOMLEntry(key: symbol, line: 0, value: TOMLValue(kind: parsed, text: value, line: 0))
         var changed = configuration
         changed.plugins[name]?.values[symbol] = try PluginSection.value(

@@ -54,16 +54,26 @@ struct LV2ChainCommandTests {
     @Test(
         "bad LV2 units in a preset are refused with file:line and exit 65",
         arguments: [
-            ("[chain]\norder = \"peak\"\n[peak]\nlv2 = \"http://gareus.org/oss/lv2/dpl#mono\"\nthreshhold = -3\n",
-             ":5: LV2 plugin 'http://gareus.org/oss/lv2/dpl#mono' has no input control port 'threshhold' (did you mean 'threshold'?)"),
-            ("[chain]\norder = \"peak\"\n[peak]\nlv2 = \"http://gareus.org/oss/lv2/dpl#mono\"\nthreshold = 3\n",
-             ":5: peak.threshold = 3 is out of range; the plugin allows -10...0 dB"),
-            ("[chain]\norder = \"peak\"\n[peak]\nlv2 = \"http://example.org/no-such-plugin\"\n",
-             ":4: no LV2 plugin 'http://example.org/no-such-plugin' is installed"),
-            ("[chain]\norder = \"gate, peek\"\n[peak]\nlv2 = \"http://gareus.org/oss/lv2/dpl#mono\"\n",
-             ":2: chain.order: unknown unit 'peek' (did you mean 'peak'?)"),
-            ("[limiter]\nlv2 = \"http://gareus.org/oss/lv2/dpl#mono\"\n",
-             ":1: [limiter] is a built-in section; give the LV2 unit a name of its own"),
+            (
+                "[chain]\norder = \"peak\"\n[peak]\nlv2 = \"http://gareus.org/oss/lv2/dpl#mono\"\nthreshhold = -3\n",
+                ":5: LV2 plugin 'http://gareus.org/oss/lv2/dpl#mono' has no input control port 'threshhold' (did you mean 'threshold'?)"
+            ),
+            (
+                "[chain]\norder = \"peak\"\n[peak]\nlv2 = \"http://gareus.org/oss/lv2/dpl#mono\"\nthreshold = 3\n",
+                ":5: peak.threshold = 3 is out of range; the plugin allows -10...0 dB"
+            ),
+            (
+                "[chain]\norder = \"peak\"\n[peak]\nlv2 = \"http://example.org/no-such-plugin\"\n",
+                ":4: no LV2 plugin 'http://example.org/no-such-plugin' is installed"
+            ),
+            (
+                "[chain]\norder = \"gate, peek\"\n[peak]\nlv2 = \"http://gareus.org/oss/lv2/dpl#mono\"\n",
+                ":2: chain.order: unknown unit 'peek' (did you mean 'peak'?)"
+            ),
+            (
+                "[limiter]\nlv2 = \"http://gareus.org/oss/lv2/dpl#mono\"\n",
+                ":1: [limiter] is a built-in section; give the LV2 unit a name of its own"
+            ),
         ])
     func badUnitsAreRefused(text: String, expected: String) throws {
         let path = folder.file("bad.toml")
@@ -86,7 +96,8 @@ struct LV2ChainCommandTests {
         #expect(r.status == 65)
         #expect(
             r.standardError.contains(
-                "\(preset):4: LV2 plugin '\(TestLV2Bundle.needsFeatureURI)' requires the feature \(TestLV2Bundle.madeUpFeature)"),
+                "\(preset):4: LV2 plugin '\(TestLV2Bundle.needsFeatureURI)' requires the feature \(TestLV2Bundle.madeUpFeature)"
+            ),
             "\(r.standardError)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }

@@ -83,7 +83,8 @@ struct PluginChainTests {
         defer { PluginHosting.install(nil) }
         let releasedBefore = Self.released.load(ordering: .relaxed)
         do {
-            let engine = try VoiceEngine(configuration: Self.configuration(gainDB: -6), sampleRate: 48_000, blockSize: 256)
+            let engine = try VoiceEngine(
+                configuration: Self.configuration(gainDB: -6), sampleRate: 48_000, blockSize: 256)
             #expect(engine.latency == 77 + 240, "the plugin's 77 samples and the limiter's 5 ms look-ahead")
             #expect(engine.notes == ["test plugin"])
             let quiet = Signals.whiteNoise(count: 48_000, rms: 0.01, seed: 3)
