@@ -9,7 +9,8 @@
 #   1. voicerack run --preset echo-cancel --record voice + tuning   for MINUTES, then
 #   2. voicerack run --preset raw (no recording)                     for MINUTES,
 # printing for each the callback cycles, those longer than the period, the worst callback time
-# as % of the period, and the xruns JACK reported. VOICERACK=path picks the binary (default: a
+# as % of the period, and the xruns JACK reported. SOAK_PRESETS="podcast podcast-lv2" runs those
+# presets instead (no recording), back to back: e.g. built-in units against LV2 units. VOICERACK=path picks the binary (default: a
 # release build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
 # jack_simple_client).
 set -euo pipefail
@@ -71,6 +72,10 @@ run() {
 }
 
 echo "soak: jackd '$server' (dummy, 48 kHz, 64-sample periods = 1.33 ms), $minutes min per run, binary $VOICERACK"
-run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
-run "raw pass-through" --preset raw
+if [ -n "${SOAK_PRESETS:-}" ]; then
+  for preset in $SOAK_PRESETS; do run "$preset" --preset "$preset"; done
+else
+  run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
+  run "raw pass-through" --preset raw
+fi
 echo "soak: jackd log lines mentioning xruns: $(grep -ci xrun "$work/jackd.log" || true)"
