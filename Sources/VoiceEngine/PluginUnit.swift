@@ -40,7 +40,7 @@ public struct PluginUnit: BitwiseCopyable {
 
     /// Runs the plugin over `frames` samples in place. - Realtime: safe.
     @inline(__always) @_noLocks
-    func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
+    public func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
         let (run, context) = (self.run, self.context)
         // Realtime: the host's run function is the plugin's Audio-class run() over preallocated
         // buffers (VoiceLV2's LV2RealtimeEdge.swift); the compiler cannot see through the pointer.
@@ -64,8 +64,8 @@ public struct PluginUnit: BitwiseCopyable {
         return _unsafePerformance { read(context) }
     }
 
-    /// Frees the plugin. - Realtime: never.
-    func release() { free(owner) }
+    /// Frees the plugin; the engine does this for the units of its chain. - Realtime: never.
+    public func release() { free(owner) }
 }
 
 /// A plugin unit made by a `PluginHost`, with what the engine needs off the process thread.
