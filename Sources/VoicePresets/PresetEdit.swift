@@ -38,6 +38,7 @@ public enum PresetEdit {
         }
         var changed = configuration
         for s in definition.settings { s.key.apply(s.value, to: &changed) }
+        try PresetLibrary.checkChain(changed, file: "", line: nil)
         return changed
     }
 

@@ -108,14 +108,22 @@ public struct PresetLibrary: Sendable {
 
     /// Every plugin unit `chain.order` names has a section (here or in a base).
     private func checkChain(_ configuration: EngineConfiguration, _ definition: PresetDefinition) throws(PresetError) {
+        let line = definition.settings.first { $0.key.fullName == PresetSchema.chainOrder.fullName }?.line
+        try Self.checkChain(configuration, file: definition.path, line: line)
+    }
+
+    /// Every plugin unit `configuration.chain` names has a section; the error points at `file`
+    /// and `line` (where `chain.order` was set). - Realtime: never.
+    static func checkChain(_ configuration: EngineConfiguration, file: String, line: Int?) throws(PresetError) {
         for case .plugin(let name) in configuration.chain where configuration.plugins[name] == nil {
-            let line = definition.settings.first { $0.key.fullName == PresetSchema.chainOrder.fullName }?.line
-            let names = EffectKind.allCases.map(\.rawValue) + configuration.plugins.keys.sorted()
-            let hint = Suggestion.closest(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            let builtIn = EffectKind.allCases.map(\.rawValue)
+            let hint =
+                Suggestion.closest(to: name, in: builtIn + configuration.plugins.keys.sorted())
+                .map { " (did you mean '\($0)'?)" } ?? ""
             throw PresetError(
-                file: definition.path, line: line, key: PresetSchema.chainOrder.fullName,
+                file: file, line: line, key: PresetSchema.chainOrder.fullName,
                 message:
-                    "chain.order: unknown unit '\(name)'\(hint); use a built-in unit (\(EffectKind.allCases.map(\.rawValue).joined(separator: ", "))) or an LV2 unit's section [\(name)] with lv2 = \"URI\""
+                    "chain.order: unknown unit '\(name)'\(hint); use a built-in unit (\(builtIn.joined(separator: ", "))) or an LV2 unit's section [\(name)] with lv2 = \"URI\""
             )
         }
     }

@@ -65,6 +65,13 @@ extension LiveClientTests {
         commands.write(Data("set lim.lk 10\n".utf8))
         rig.expectOutput("voice_out latency is now 480 samples")
         #expect(voiceOutLatency(is: 480), "\((try? rig.server.lsp(["-l", "vr:voice_out"])) ?? "")")
+
+        // `set chain.order` rebuilds the chain as a reload does; a unit with no section is refused.
+        commands.write(Data("set chain.order lim, nope\n".utf8))
+        rig.expectOutput("chain.order: unknown unit 'nope'")
+        commands.write(Data("set chain.order \"\"\n".utf8))
+        rig.expectOutput("(chain rebuilt)")
+        #expect(voiceOutLatency(is: 0), "\((try? rig.server.lsp(["-l", "vr:voice_out"])) ?? "")")
         rig.stop()
     }
 }

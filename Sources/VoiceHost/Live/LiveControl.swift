@@ -93,6 +93,11 @@ struct LiveControl {
             return ["set: \(error.message)"]
         }
         guard wanted != running else { return ["\(key) is already \(value)"] }
+        if running.chainDiffers(from: wanted) {
+            // chain.order: a new chain, built here and swapped in.
+            do { try host.rebuildChain(for: wanted) } catch { return ["set: \(error.description)"] }
+            return ["\(key) = \(value) (chain rebuilt)"] + host.engineNotes
+        }
         let result = host.applyLive(wanted)
         followBackingLevel(from: running, to: result.reached)
         if result.needsRestart {
