@@ -65,9 +65,9 @@ run() {
   local status=0
   wait "$pid" || status=$?
   local summary
-  summary=$(sed -n 's/^voicerack: summary: callback: //p' "$log")
+  summary=$(sed -n 's/^.*voicerack: summary: callback: //p' "$log")
   printf '%-28s exit %s  %s\n' "$label" "$status" "${summary:-no summary; see below}"
-  sed -n 's/^voicerack: summary: recorded/  recorded/p' "$log"
+  sed -n 's/^.*voicerack: summary: recorded/  recorded/p' "$log"
   [ -n "$summary" ] || cat "$log"
 }
 
