@@ -51,6 +51,26 @@ struct LV2ChainCommandTests {
         #expect(abs(levelDB - Double(gainDB)) < 0.05)
     }
 
+    @Test("process with SWH's EQ (+6 dB at 1 kHz) boosts a 1 kHz sine by 6 dB and warns it is not hard-RT capable")
+    func equalizerBoost() throws {
+        let rate = 48_000
+        let x = Signals.sine(count: rate, frequency: 1000, sampleRate: rate, amplitude: 0.1)
+        let mic = try TestFiles.wav(folder.file("sine.wav"), [x], rate: rate)
+        let preset = folder.file("eq.toml")
+        try
+            "[chain]\norder = \"eq\"\n[eq]\nlv2 = \"http://plugin.org.uk/swh-plugins/singlePara\"\ngain = 6\nfc = 1000\n"
+            .write(toFile: preset, atomically: true, encoding: .utf8)
+        let out = folder.file("out.wav")
+        let r = try CommandRunner.voicerack(
+            ["process", "--preset", preset, "--mic", mic, "--out", out], environment: system)
+        #expect(r.status == 0, "\(r.standardError)")
+        #expect(r.standardError.contains("is not hard-real-time capable"), "\(r.standardError)")
+        let y = try AudioFileContents.read(out).channels[0]
+        let gain = Measure.levelDB(y, 4_800..<rate) - Measure.levelDB(x, 4_800..<rate)
+        print("LV2 EQ in process: \(gain) dB at 1 kHz")
+        #expect(abs(gain - 6) < 0.1)
+    }
+
     @Test(
         "bad LV2 units in a preset are refused with file:line and exit 65",
         arguments: [
