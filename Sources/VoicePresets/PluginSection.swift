@@ -105,4 +105,25 @@ struct PluginSection: Sendable {
         }
         return number
     }
+
+    /// One line per control of plugin unit `name`, for `show` and `presets show`: the key, its
+    /// value when the preset or a live `set` gave one (nil: the saved state's or the plugin's
+    /// default), and what the port allows. Without a host (or an unknown plugin) only the values
+    /// given are listed.
+    static func controls(
+        _ name: String, _ settings: PluginUnitSettings
+    ) -> [(key: String, value: Float?, allowed: String)] {
+        guard let parameters = try? host(name).parameters(of: settings.uri, sampleRate: nominalSampleRate) else {
+            return settings.values.sorted { $0.key < $1.key }.map { ("\(name).\($0.key)", $0.value, "") }
+        }
+        return parameters.map { p in
+            let span =
+                "\(PresetNumber.text(Double(p.range.lowerBound)))...\(PresetNumber.text(Double(p.range.upperBound)))"
+                + (p.unit.rawValue.isEmpty ? "" : " \(p.unit.rawValue)")
+            return (
+                "\(name).\(p.id)", settings.values[p.id],
+                "\(span); default \(PresetNumber.text(Double(p.defaultValue))). \(p.name)"
+            )
+        }
+    }
 }

@@ -91,8 +91,9 @@ public enum PresetEdit {
             + configuration.plugins.keys.sorted().flatMap { name in
                 let plugin = configuration.plugins[name]!
                 return ["\(name).lv2 = \(PresetRenderer.quoted(plugin.uri))   (LV2 unit)"]
-                    + plugin.values.sorted { $0.key < $1.key }.map {
-                        "\(name).\($0.key) = \(PresetNumber.text(Double($0.value)))   (the plugin's range)"
+                    + PluginSection.controls(name, plugin).map { control in
+                        let value = control.value.map { PresetNumber.text(Double($0)) } ?? "(the plugin's)"
+                        return "\(control.key) = \(value)   (\(control.allowed))"
                     }
             }
     }

@@ -28,8 +28,14 @@ public enum PresetRenderer {
             let plugin = preset.configuration.plugins[name]!
             lines += ["", "# LV2 unit '\(name)' (runs when listed in chain.order).", "[\(name)]"]
             lines.append("\(PluginSection.pluginKey) = \(quoted(plugin.uri))")
-            for (symbol, value) in plugin.values.sorted(by: { $0.key < $1.key }) {
-                lines.append("\(symbol) = \(PresetNumber.text(Double(value)))")
+            // Controls the preset sets, then the others as comments, each with its range.
+            let controls = PluginSection.controls(name, plugin)
+            for control in controls.sorted(by: { ($0.value == nil ? 1 : 0) < ($1.value == nil ? 1 : 0) }) {
+                let symbol = control.key.dropFirst(name.count + 1)
+                let comment = control.allowed.isEmpty ? "" : "  # \(control.allowed)"
+                lines.append(
+                    control.value.map { "\(symbol) = \(PresetNumber.text(Double($0)))\(comment)" }
+                        ?? "# \(symbol)\(comment)")
             }
             if !plugin.state.isEmpty { lines.append("\(PluginSection.stateKey) = \(quoted(plugin.state))") }
         }

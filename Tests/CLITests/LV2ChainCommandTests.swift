@@ -122,6 +122,17 @@ struct LV2ChainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    @Test(
+        "presets show prints an LV2 unit's controls with the plugin's ranges: set ones as keys, the others as comments")
+    func showsPluginControls() throws {
+        let r = try CommandRunner.voicerack(["presets", "show", "podcast-lv2"], environment: system)
+        #expect(r.status == 0, "\(r.standardError)")
+        #expect(
+            r.standardOutput.contains("[peak]\nlv2 = \"\(dpl)\"\nthreshold = -1  # -10...0 dB; default -1. Threshold\n")
+        )
+        #expect(r.standardOutput.contains("# gain  # -10...30 dB; default 0. Input Gain\n"), "\(r.standardOutput)")
+    }
+
     @Test("the shipped podcast-lv2 preset checks and processes, with dpl's 64 samples in its latency")
     func shippedPreset() throws {
         let rate = 48_000
