@@ -64,13 +64,15 @@ let package = Package(
         // MARK: C library edges
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"]),
         .target(name: "VoiceFiles", dependencies: ["CSndFile"]),
-        // The only importer of lilv and the LV2 headers: the plugin catalog, host features and
-        // the real-time LV2Unit.
-        .target(name: "VoiceLV2", dependencies: ["CLilv", "CLV2Log", "VoiceRT", "VoiceUnits"]),
+        // The only importer of lilv and the LV2 headers: the plugin catalog, host features,
+        // the real-time LV2Unit and the engine's PluginHost (LV2PluginHost).
+        .target(name: "VoiceLV2", dependencies: ["CLilv", "CLV2Log", "VoiceRT", "VoiceUnits", "VoiceEngine"]),
 
         // MARK: Engine, presets, host
         .target(name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"]),
-        .target(name: "VoicePresets", dependencies: ["VoiceEngine", "VoiceFiles", "VoiceStream", "VoiceControl"]),
+        .target(
+            name: "VoicePresets",
+            dependencies: ["VoiceEngine", "VoiceUnits", "VoiceFiles", "VoiceStream", "VoiceControl"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"]),
         // The one render cycle every driver runs (ProcessThread/), its owner on the control side
         // (CycleHost) and the driver protocol.
@@ -126,7 +128,8 @@ let package = Package(
         .testTarget(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
-        .testTarget(name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceTestSupport"]),
+        .testTarget(
+            name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceLV2", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
@@ -153,7 +156,7 @@ let package = Package(
             name: "RealtimeSafetyTests",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport",
-                "CRealtimeCheck",
+                "VoiceRT", "CRealtimeCheck",
                 "VoiceStream", "VoiceLV2",
             ],
             linkerSettings: rtsanLinkerSettings),

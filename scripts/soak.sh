@@ -12,8 +12,10 @@
 # as % of the period, the xruns JACK reported, and the CPU time voicerack used. With --web the
 # first run is repeated with the web panel open in headless chromium (scripts/panel-browser.py,
 # streaming meters all along), side by side with the run without it; the difference in CPU time
-# is the panel's own cost. SOAK_PERIOD=N picks another period (a busy machine may not hold 64). VOICERACK=path picks the binary (default: a
-# release build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
+# is the panel's own cost. SOAK_PERIOD=N picks another period (a busy machine may not hold 64).
+# SOAK_PRESETS="podcast podcast-lv2" runs those presets instead (no recording), back to back:
+# e.g. built-in units against LV2 units. VOICERACK=path picks the binary (default: a release
+# build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
 # jack_simple_client).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -91,10 +93,14 @@ run() {
 }
 
 echo "soak: jackd '$server' (dummy, 48 kHz, $period-sample periods = $(awk -v p="$period" 'BEGIN { printf "%.2f", p / 48 }') ms), $minutes min per run, binary $VOICERACK"
-run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
-if [ "$web" = "--web" ]; then
-  run "echo-cancel + rec + web panel" --preset echo-cancel --record "voice=$work/voice2.wav" \
-    --record "tuning=$work/tuning2.wav" --web 0
+if [ -n "${SOAK_PRESETS:-}" ]; then
+  for preset in $SOAK_PRESETS; do run "$preset" --preset "$preset"; done
+else
+  run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
+  if [ "$web" = "--web" ]; then
+    run "echo-cancel + rec + web panel" --preset echo-cancel --record "voice=$work/voice2.wav" \
+      --record "tuning=$work/tuning2.wav" --web 0
+  fi
+  run "raw pass-through" --preset raw
 fi
-run "raw pass-through" --preset raw
 echo "soak: jackd log lines mentioning xruns: $(grep -ci xrun "$work/jackd.log" || true)"

@@ -3,7 +3,8 @@ extension LiveCommand {
     public static let textHelp = [
         "commands (one per line):",
         "  set KEY VALUE   change a preset key while running, e.g. set compressor.threshold_dbfs -18,",
-        "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`)",
+        "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`);",
+        "                  an LV2 unit's control by port symbol: set eq.gain 6 (`voicerack plugins show URI`)",
         "  get KEY         one key's running value and what it allows",
         "  show            every key's running value and what it allows",
         "  load PRESET     load a preset (name or path) and apply what can change while running",

@@ -25,4 +25,6 @@ public enum ControlNames {
     public static let unmuteMonitor = "monitor.unmute"
     /// Parameter `id` of the chain's `kind` unit (`compressor.threshold_dbfs`).
     public static func effect(_ kind: EffectKind, _ id: String) -> String { "\(kind.rawValue).\(id)" }
+    /// Control port `symbol` of the chain's plugin unit `name` (`eq.gain_1`).
+    public static func plugin(_ name: String, _ symbol: String) -> String { "\(name).\(symbol)" }
 }

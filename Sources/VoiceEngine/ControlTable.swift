@@ -22,6 +22,7 @@ struct ControlTable {
         case duckingDepth
         case feedbackGuard
         case unmuteMonitor
+        /// A chain slot's parameter: a built-in unit's descriptor index, or a plugin's port index.
         case effect(slot: Int, index: Int)
     }
 
@@ -33,8 +34,10 @@ struct ControlTable {
     let entries: UnsafeMutablePointer<Entry>
     let count: Int
 
-    /// The table for an engine whose chain runs `order`. - Realtime: never.
-    init(effectOrder order: [EffectKind]) {
+    /// The table for an engine whose chain runs `chain`, its plugin units' controls from
+    /// `plugins` (`eq.gain_1` routes to plugin slot `eq`'s port of symbol `gain_1`).
+    /// - Realtime: never.
+    init(chain: [ChainUnit], plugins: [String: PreparedPlugin] = [:]) {
         var named: [(String, Route)] = [
             (ControlNames.inputGain, .inputGain(index: Self.index("gain_db", Gain.parameters)))
         ]
@@ -48,9 +51,16 @@ struct ControlTable {
             (ControlNames.duckingDepth, .duckingDepth), (ControlNames.feedbackGuard, .feedbackGuard),
             (ControlNames.unmuteMonitor, .unmuteMonitor),
         ]
-        for (slot, kind) in order.enumerated() {
-            named += kind.parameters.enumerated().map {
-                (ControlNames.effect(kind, $0.element.id), .effect(slot: slot, index: $0.offset))
+        for (slot, unit) in chain.enumerated() {
+            switch unit {
+            case .builtIn(let kind):
+                named += kind.parameters.enumerated().map {
+                    (ControlNames.effect(kind, $0.element.id), .effect(slot: slot, index: $0.offset))
+                }
+            case .plugin(let name):
+                named += (plugins[name]?.controls ?? []).map {
+                    (ControlNames.plugin(name, $0.symbol), .effect(slot: slot, index: $0.port))
+                }
             }
         }
         let sorted = named.map { Entry(id: ParameterID($0.0).rawValue, route: $0.1) }.sorted { $0.id < $1.id }

@@ -12,6 +12,8 @@ enum EffectSlot {
     case limiter(Limiter)
     case delay(Delay)
     case reverb(Reverb)
+    /// A plugin unit (LV2), run through the host's function table.
+    case plugin(PluginUnit)
 
     /// A prepared unit of `kind` with `values` (one per parameter, in index order).
     static func make(_ kind: EffectKind, values: [Float], spec: ProcessSpec) -> EffectSlot {
@@ -57,13 +59,18 @@ enum EffectSlot {
         case .reverb(var u):
             u.process(buffer, frames: frames)
             self = .reverb(u)
+        case .plugin(let u):
+            u.process(buffer, frames: frames)
         }
     }
 
-    /// Samples of delay the unit adds (the limiter's look-ahead).
+    /// Samples of delay the unit adds (the limiter's look-ahead, a plugin's reported latency).
     var latency: Int {
-        if case .limiter(let u) = self { return u.latencySamples() }
-        return 0
+        switch self {
+        case .limiter(let u): return u.latencySamples()
+        case .plugin(let u): return u.latency()
+        default: return 0
+        }
     }
 
     /// Frees what the unit allocated in `prepare`. - Realtime: never.
@@ -78,6 +85,8 @@ enum EffectSlot {
         case .reverb(var u):
             u.deallocate()
             self = .reverb(u)
+        case .plugin(let u):
+            u.release()
         default: break
         }
     }
@@ -89,19 +98,28 @@ enum EffectSlot {
 struct EffectChain {
     let slots: UnsafeMutablePointer<EffectSlot>
     let count: Int
-    /// Samples of delay the chain adds in total.
-    let latency: Int
 
-    init(order: [EffectKind], values: [[Float]], spec: ProcessSpec) {
-        count = order.count
+    /// Built-in units of `chain` made with `values` (indexed by `EffectKind.index`), plugin units
+    /// taken from `plugins` (made by the host; the chain owns them from now on).
+    init(chain: [ChainUnit], values: [[Float]], plugins: [String: PreparedPlugin], spec: ProcessSpec) {
+        count = chain.count
         slots = .allocate(capacity: max(1, count))
-        var total = 0
-        for (i, kind) in order.enumerated() {
-            let slot = EffectSlot.make(kind, values: values[kind.index], spec: spec)
-            total += slot.latency
-            (slots + i).initialize(to: slot)
+        for (i, unit) in chain.enumerated() {
+            switch unit {
+            case .builtIn(let kind):
+                (slots + i).initialize(to: EffectSlot.make(kind, values: values[kind.index], spec: spec))
+            case .plugin(let name):
+                (slots + i).initialize(to: .plugin(plugins[name]!.unit))
+            }
         }
-        latency = total
+    }
+
+    /// Samples of delay the chain adds in total, as its units report it now (a plugin may change
+    /// its latency port while it runs). - Realtime: safe; other threads read it too.
+    var latency: Int {
+        var total = 0
+        for i in 0..<count { total += slots[i].latency }
+        return total
     }
 
     /// Runs every unit over `frames` samples in place. - Realtime: safe.

@@ -56,8 +56,20 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var levellerSpeedDBPerSecond: Float = 6
 
     // Effect chain (after the leveller)
-    /// Units in processing order; empty = no chain.
-    public var effectOrder: [EffectKind] = []
+    /// Units in processing order, built-in and plugin units alike; empty = no chain.
+    public var chain: [ChainUnit] = []
+    /// The plugin units presets define, by section name; those named in `chain` run.
+    public var plugins: [String: PluginUnitSettings] = [:]
+    /// The built-in units of the chain, in order. Setting it replaces the whole chain with them.
+    public var effectOrder: [EffectKind] {
+        get {
+            chain.compactMap {
+                if case .builtIn(let kind) = $0 { return kind }
+                return nil
+            }
+        }
+        set { chain = newValue.map(ChainUnit.builtIn) }
+    }
     /// Parameter values of every effect kind, indexed by `EffectKind.index`, then parameter index.
     public var effectValues: [[Float]] = EffectKind.defaultValues
 

@@ -91,7 +91,8 @@ public struct EngineState: ~Copyable {
 
     init(
         configuration c: EngineConfiguration, plan: FramePlan, sampleRate: Int,
-        speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>, controls: ControlRing
+        speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>, controls: ControlRing,
+        plugins: [String: PreparedPlugin]
     ) {
         self.plan = plan
         self.sampleRate = sampleRate
@@ -111,14 +112,14 @@ public struct EngineState: ~Copyable {
         levellerEnabled = c.leveller
         outputGain = Gain(gainDB: c.outputGainDB)
         outputGain.prepare(spec)
-        effects = EffectChain(order: c.effectOrder, values: c.effectValues, spec: spec)
+        effects = EffectChain(chain: c.chain, values: c.effectValues, plugins: plugins, spec: spec)
         ducking = DuckingState(c, sampleRate: sampleRate)
         monitor = MonitorMix(c)
         monitorGains = MonitorGains(monitor, sampleRate: sampleRate)
         feedbackGuard = FeedbackGuard(sampleRate: sampleRate, blockSize: plan.blockSize)
         feedbackGuardOn = c.monitorFeedbackGuard
         self.controls = controls
-        controlTable = ControlTable(effectOrder: c.effectOrder)
+        controlTable = ControlTable(chain: c.chain, plugins: plugins)
 
         let perMs = Double(sampleRate) / 1000
         let maximumDelay = Int(Double(c.maximumDelayMilliseconds) * perMs)

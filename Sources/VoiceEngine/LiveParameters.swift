@@ -47,6 +47,7 @@ extension EngineConfiguration {
                     ControlMessage(ControlNames.effect(kind, descriptor.id), new.effectValues[kind.index][i]))
             }
         }
+        messages += pluginMessages(to: new, reached: &reached)
         messages += monitorMessages(to: new, reached: &reached)
         if duckingDepthDB != new.duckingDepthDB {
             reached.duckingDepthDB = new.duckingDepthDB
@@ -60,6 +61,37 @@ extension EngineConfiguration {
             messages.append(ControlMessage(ControlNames.feedbackGuard, new.monitorFeedbackGuard ? 1 : 0))
         }
         return LiveUpdate(messages: messages, reached: reached, needsRestart: reached != new)
+    }
+
+    /// Control values of plugin units in the chain whose plugin and state stay the same (a new
+    /// URI or state needs a new unit: a rebuilt chain). A control the new settings no longer
+    /// list keeps its running value.
+    private func pluginMessages(to new: EngineConfiguration, reached: inout EngineConfiguration) -> [ControlMessage] {
+        var messages: [ControlMessage] = []
+        for case .plugin(let name) in chain {
+            guard let old = plugins[name], let wanted = new.plugins[name], old.uri == wanted.uri,
+                old.state == wanted.state
+            else { continue }
+            for (symbol, value) in wanted.values.sorted(by: { $0.key < $1.key }) where old.values[symbol] != value {
+                messages.append(ControlMessage(ControlNames.plugin(name, symbol), value))
+            }
+            reached.plugins[name]?.values.merge(wanted.values) { $1 }
+        }
+        // Plugin sections outside the chain have no unit in the engine: only remembered.
+        for name in Set(plugins.keys).union(new.plugins.keys) where !chain.contains(.plugin(name)) {
+            reached.plugins[name] = new.plugins[name]
+        }
+        return messages
+    }
+
+    /// True when `new` runs a different chain: other units, order, plugins or plugin states.
+    /// Control values alone are live changes. - Realtime: never.
+    public func chainDiffers(from new: EngineConfiguration) -> Bool {
+        guard chain == new.chain else { return true }
+        return chain.contains {
+            guard case .plugin(let name) = $0 else { return false }
+            return plugins[name]?.uri != new.plugins[name]?.uri || plugins[name]?.state != new.plugins[name]?.state
+        }
     }
 
     /// The monitor's four linear gains when a level or the pan changed (pan laws need libm, so

@@ -99,6 +99,9 @@ extension EffectSlot {
         case .reverb(var u):
             _unsafePerformance { u.setParameter(index, value) }
             self = .reverb(u)
+        case .plugin(let u):
+            // `index` is the plugin's port index (`PreparedPlugin.controls`).
+            u.setControl(index, value)
         }
     }
 }

@@ -1,11 +1,14 @@
 import VoiceRT
 import VoiceSpeex
+import VoiceUnits
 
 /// Errors in building an engine; each names the setting at fault and what is allowed.
 public enum EngineError: Error, Equatable, CustomStringConvertible {
     case unsupportedSampleRate(Int)
     case unsupportedBlockSize(Int)
     case unsupportedReferenceChannels(Int)
+    /// A plugin unit of the chain could not be made (bad input data: exit 65).
+    case plugin(PluginError)
 
     public var description: String {
         switch self {
@@ -17,6 +20,8 @@ public enum EngineError: Error, Equatable, CustomStringConvertible {
                 "block size \(b) is not supported; use \(VoiceEngine.blockSizes.lowerBound)–\(VoiceEngine.blockSizes.upperBound) samples"
         case .unsupportedReferenceChannels(let c):
             return "a far-end reference with \(c) channels is not supported; use 1 (mono) or 2 (stereo)"
+        case .plugin(let error):
+            return error.message
         }
     }
 }
@@ -54,6 +59,8 @@ public final class VoiceEngine {
     public let speexSettings: SpeexSettings
     /// Samples the preprocessor's overlap-add delays the voice (0 without a preprocessor).
     public let processingLatency: Int
+    /// Warnings about the chain's plugin units, for the user at load (not hard-real-time capable).
+    public let notes: [String]
 
     /// Builds an engine for `blockSize`-sample blocks at `sampleRate` Hz with a far end of
     /// `referenceChannels` channels (1 or 2). - Realtime: never (allocates).
@@ -81,13 +88,16 @@ public final class VoiceEngine {
             configuration, plan: plan, sampleRate: sampleRate, referenceChannels: referenceChannels)
         speexSettings = speex
         processingLatency = speex.preprocess ? plan.frameSize : 0
+        let plugins = try Self.makePlugins(
+            configuration, spec: ProcessSpec(sampleRate: Double(sampleRate), maximumBlockSize: blockSize))
+        notes = configuration.chain.flatMap { plugins[$0.name]?.notes ?? [] }
         healthBoard = .allocate(capacity: 1)
         healthBoard.initialize(to: HealthBoard())
         state = .allocate(capacity: 1)
         state.initialize(
             to: EngineState(
                 configuration: configuration, plan: plan, sampleRate: sampleRate, speex: speex,
-                health: healthBoard, controls: controls))
+                health: healthBoard, controls: controls, plugins: plugins))
         warmUp()
     }
 
@@ -99,8 +109,30 @@ public final class VoiceEngine {
         controls.deallocate()
     }
 
+    /// Makes the chain's plugin units through the installed `PluginHost`, here, off the process
+    /// thread; if one fails, the ones already made are released.
+    private static func makePlugins(
+        _ c: EngineConfiguration, spec: ProcessSpec
+    ) throws(EngineError) -> [String: PreparedPlugin] {
+        var made: [String: PreparedPlugin] = [:]
+        do throws(PluginError) {
+            for case .plugin(let name) in c.chain {
+                guard let settings = c.plugins[name] else {
+                    throw PluginError(
+                        "chain.order names '\(name)', but no [\(name)] section with lv2 = \"URI\" defines it")
+                }
+                made[name] = try PluginHosting.required(for: name).makeUnit(settings, spec: spec)
+            }
+        } catch {
+            made.values.forEach { $0.unit.release() }
+            throw .plugin(error)
+        }
+        return made
+    }
+
     /// Samples between a mic sample entering `render` and its processed sample leaving it:
-    /// re-framing, the preprocessor's frame and the effect chain (the limiter's look-ahead).
+    /// re-framing, the preprocessor's frame and the effect chain (the limiter's look-ahead,
+    /// plugins' reported latency, read now: a plugin may change it while it runs).
     public var latency: Int { plan.framingLatency + processingLatency + state.pointee.effects.latency }
 
     /// Latency in milliseconds.

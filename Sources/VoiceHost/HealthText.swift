@@ -63,7 +63,7 @@ extension OfflineReport {
             String(
                 format: "processed %@: %.2f s at %d Hz, %@, preset %@", micPath, seconds, sampleRate, ref, presetName),
             "  blocks of \(plan.blockSize) samples, canceller frames of \(plan.frameSize) (\(HealthText.milliseconds(plan.frameSize, rate: sampleRate)))",
-            "  latency live: \(liveLatency) samples = \(HealthText.milliseconds(liveLatency, rate: sampleRate)) (re-framing \(plan.framingLatency) + preprocessor \(liveLatency - plan.framingLatency)); the file is time-aligned (0 ms)",
+            "  latency live: \(liveLatency) samples = \(HealthText.milliseconds(liveLatency, rate: sampleRate)) (re-framing \(plan.framingLatency) + preprocessor and effect units \(liveLatency - plan.framingLatency)); the file is time-aligned (0 ms)",
         ]
         if referenceChannels > 0 {
             lines.append(

@@ -1,6 +1,34 @@
 import CLilv
 
 extension LV2ProcessState {
+    /// Processes `frames` samples of the mono voice in place, in blocks of at most
+    /// `maximumFrames`. - Realtime: safe.
+    @_noLocks
+    func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        var done = 0
+        while done < frames {
+            let n = min(maximumFrames, frames - done)
+            runBlock(buffer + done, frames: n)
+            done += n
+        }
+    }
+
+    /// Sets control port `portIndex` to `value` clamped to its range; a bad index is ignored.
+    /// - Realtime: safe.
+    @_noLocks
+    func setControl(_ portIndex: Int, _ value: Float) {
+        guard portIndex >= 0, portIndex < portCount else { return }
+        controls[portIndex] = min(max(value, lowerBounds[portIndex]), upperBounds[portIndex])
+    }
+
+    /// The latency on the plugin's latency port in samples (0 without one). - Realtime: safe.
+    @_noLocks
+    func reportedLatency() -> Int {
+        guard latencyPort >= 0 else { return 0 }
+        let value = controls[latencyPort]
+        return value.isFinite && value > 0 ? Int(value + 0.5) : 0
+    }
+
     /// Runs one block of at most `maximumFrames` samples in place on the mono voice.
     ///
     /// Channel mapping: every audio input port (1 or 2) reads the same mono samples; with one

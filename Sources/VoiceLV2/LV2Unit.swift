@@ -60,13 +60,7 @@ public struct LV2Unit: ~Copyable {
     /// - Realtime: safe (for hard-RT-capable plugins; see LV2RealtimeEdge.swift).
     @_noLocks
     public func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
-        let block = state.pointee.maximumFrames
-        var done = 0
-        while done < frames {
-            let n = min(block, frames - done)
-            state.pointee.runBlock(buffer + done, frames: n)
-            done += n
-        }
+        state.pointee.process(buffer, frames: frames)
     }
 
     /// Sets control port `portIndex` (a port index, as in `info.ports`) to `value`, clamped to
@@ -76,9 +70,7 @@ public struct LV2Unit: ~Copyable {
     /// - Realtime: safe.
     @_noLocks
     public func setControl(_ portIndex: Int, _ value: Float) {
-        let s = state.pointee
-        guard portIndex >= 0, portIndex < s.portCount else { return }
-        s.controls[portIndex] = min(max(value, s.lowerBounds[portIndex]), s.upperBounds[portIndex])
+        state.pointee.setControl(portIndex, value)
     }
 
     /// The current value of control port `portIndex` (inputs as set, outputs as the plugin last
@@ -96,12 +88,7 @@ public struct LV2Unit: ~Copyable {
     ///
     /// - Realtime: safe.
     @_noLocks
-    public func latency() -> Int {
-        let s = state.pointee
-        guard s.latencyPort >= 0 else { return 0 }
-        let value = s.controls[s.latencyPort]
-        return value.isFinite && value > 0 ? Int(value + 0.5) : 0
-    }
+    public func latency() -> Int { state.pointee.reportedLatency() }
 
     // MARK: Off the process thread
 

@@ -22,6 +22,8 @@ struct PresetDefinition: Sendable {
     /// Name of the preset this one extends, and the line of the `base` key.
     let base: (name: String, line: Int)?
     let settings: [Setting]
+    /// Sections that run an LV2 plugin (`lv2 = "URI"`), in file order.
+    let plugins: [PluginSection]
 
     /// Reads and validates the file at `path`.
     static func read(path: String) throws(PresetError) -> PresetDefinition {
@@ -80,8 +82,21 @@ struct PresetDefinition: Sendable {
         self.base = base
 
         var settings: [Setting] = []
+        var plugins: [PluginSection] = []
         for section in document.sections {
-            guard PresetSchema.sections.contains(where: { $0.name == section.name }) else {
+            let builtIn = PresetSchema.sections.contains(where: { $0.name == section.name })
+            if PluginSection.declaresPlugin(section) {
+                guard !builtIn else {
+                    throw PresetError(
+                        file: path, line: section.line, key: section.name,
+                        message:
+                            "[\(section.name)] is a built-in section; give the LV2 unit a name of its own, e.g. [\(section.name)_lv2]"
+                    )
+                }
+                plugins.append(try PluginSection(section, file: path))
+                continue
+            }
+            guard builtIn else {
                 throw Self.unknownSection(section, file: path)
             }
             for entry in section.entries {
@@ -92,6 +107,7 @@ struct PresetDefinition: Sendable {
             }
         }
         self.settings = settings
+        self.plugins = plugins
     }
 
     /// The preset name a file stands for: its file name without `.toml`.

@@ -1,4 +1,5 @@
 import VoiceEngine
+import VoiceUnits
 
 /// Changes to a running configuration in preset terms: `set KEY VALUE` commands and the list of
 /// keys two configurations differ in (for reloads).
@@ -23,6 +24,9 @@ public enum PresetEdit {
                 file: "", key: key,
                 message: "'\(key)' is not a key; keys are section.name as in presets, e.g. compressor.threshold_dbfs")
         }
+        if let plugin = configuration.plugins[parts[0]] {
+            return try settingPlugin(parts[0], parts[1], value, plugin, in: configuration)
+        }
         let bare = Double(value) != nil || value == "true" || value == "false" || value.hasPrefix("\"")
         let text = "[\(parts[0])]\n\(parts[1]) = \(bare ? value : "\"\(value)\"")\n"
         let definition: PresetDefinition
@@ -34,16 +38,63 @@ public enum PresetEdit {
         }
         var changed = configuration
         for s in definition.settings { s.key.apply(s.value, to: &changed) }
+        try PresetLibrary.checkChain(changed, file: "", line: nil)
+        return changed
+    }
+
+    /// `set NAME.SYMBOL VALUE` for plugin unit `name`: the value checked against the plugin's own
+    /// range, like a preset line.
+    private static func settingPlugin(
+        _ name: String, _ symbol: String, _ value: String, _ plugin: PluginUnitSettings,
+        in configuration: EngineConfiguration
+    ) throws(PresetError) -> EngineConfiguration {
+        let key = "\(name).\(symbol)"
+        guard symbol != PluginSection.pluginKey, symbol != PluginSection.stateKey else {
+            throw PresetError(
+                file: "", key: key, message: "\(key) changes which plugin runs: edit the preset and reload (SIGHUP)")
+        }
+        let parameters: [ParameterDescriptor]
+        do {
+            parameters = try PluginSection.host(name).parameters(
+                of: plugin.uri, sampleRate: PluginSection.nominalSampleRate)
+        } catch {
+            throw PresetError(file: "", key: key, message: error.message)
+        }
+        let parsed: TOMLValue.Kind =
+            Double(value).map { .float($0) }
+            ?? (value == "true" || value == "false" ? .boolean(value == "true") : .string(value))
+        let entry = TOMLEntry(key: symbol, line: 0, value: TOMLValue(kind: parsed, text: value, line: 0))
+        var changed = configuration
+        changed.plugins[name]?.values[symbol] = try PluginSection.value(
+            entry, parameters: parameters, plugin: plugin.uri, unit: name,
+            failure: { PresetError(file: "", key: key, message: $0) })
         return changed
     }
 
     /// Full names (`section.name`) of the keys whose values differ between `a` and `b`.
     public static func changedKeys(from a: EngineConfiguration, to b: EngineConfiguration) -> [String] {
         PresetSchema.keys.filter { $0.tomlValue(in: a) != $0.tomlValue(in: b) }.map(\.fullName)
+            + Set(a.plugins.keys).union(b.plugins.keys).sorted().flatMap { name in
+                let (x, y) = (a.plugins[name], b.plugins[name])
+                var keys: [String] = []
+                if x?.uri != y?.uri { keys.append("\(name).\(PluginSection.pluginKey)") }
+                if x?.state != y?.state { keys.append("\(name).\(PluginSection.stateKey)") }
+                let symbols = Set(x?.values.keys ?? [:].keys).union(y?.values.keys ?? [:].keys)
+                return keys + symbols.sorted().filter { x?.values[$0] != y?.values[$0] }.map { "\(name).\($0)" }
+            }
     }
 
-    /// One line per key: `section.name = value   (allowed)`, for `show`.
+    /// One line per key: `section.name = value   (allowed)`, for `show`; plugin units' controls
+    /// as set by the preset or live (others keep the plugin's own values).
     public static func listing(_ configuration: EngineConfiguration) -> [String] {
         PresetSchema.keys.map { "\($0.fullName) = \($0.tomlValue(in: configuration))   (\($0.allowed))" }
+            + configuration.plugins.keys.sorted().flatMap { name in
+                let plugin = configuration.plugins[name]!
+                return ["\(name).lv2 = \(PresetRenderer.quoted(plugin.uri))   (LV2 unit)"]
+                    + PluginSection.controls(name, plugin).map { control in
+                        let value = control.value.map { PresetNumber.text(Double($0)) } ?? "(the plugin's)"
+                        return "\(control.key) = \(value)   (\(control.allowed))"
+                    }
+            }
     }
 }

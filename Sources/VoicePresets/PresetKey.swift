@@ -55,6 +55,7 @@ struct PresetKey: Sendable {
             return description
         case .list(let choices, _, _):
             return "a comma-separated list of distinct names from: " + choices.joined(separator: ", ")
+                + " or LV2 units' sections"
         }
     }
 
@@ -145,7 +146,9 @@ extension PresetKey {
             let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
                 !$0.isEmpty
             }
-            for name in names where !choices.contains(name) {
+            // Other names are LV2 units, checked against the plugin sections once the base is
+            // folded in (`PresetLibrary.checkChain`); here they only have to be section names.
+            for name in names where !choices.contains(name) && !TOMLDocument.isBareName(name) {
                 throw failure("\(fullName): unknown effect '\(name)'; choose from \(choices.joined(separator: ", "))")
             }
             guard Set(names).count == names.count else {

@@ -101,6 +101,7 @@ public struct PresetLibrary: Sendable {
             }
             configuration = try resolve(PresetDefinition.read(path: path), chain: chain)
         }
+        for plugin in definition.plugins { configuration.plugins[plugin.name] = plugin.settings }
         for setting in definition.settings {
             setting.key.apply(setting.value, to: &configuration)
             if setting.key.fullName == PresetSchema.backingFile.fullName {
@@ -112,7 +113,30 @@ public struct PresetLibrary: Sendable {
                     (configuration.streamPasswordFile as NSString).expandingTildeInPath, presetPath: definition.path)
             }
         }
+        try checkChain(configuration, definition)
         return configuration
+    }
+
+    /// Every plugin unit `chain.order` names has a section (here or in a base).
+    private func checkChain(_ configuration: EngineConfiguration, _ definition: PresetDefinition) throws(PresetError) {
+        let line = definition.settings.first { $0.key.fullName == PresetSchema.chainOrder.fullName }?.line
+        try Self.checkChain(configuration, file: definition.path, line: line)
+    }
+
+    /// Every plugin unit `configuration.chain` names has a section; the error points at `file`
+    /// and `line` (where `chain.order` was set). - Realtime: never.
+    static func checkChain(_ configuration: EngineConfiguration, file: String, line: Int?) throws(PresetError) {
+        for case .plugin(let name) in configuration.chain where configuration.plugins[name] == nil {
+            let builtIn = EffectKind.allCases.map(\.rawValue)
+            let hint =
+                Suggestion.closest(to: name, in: builtIn + configuration.plugins.keys.sorted())
+                .map { " (did you mean '\($0)'?)" } ?? ""
+            throw PresetError(
+                file: file, line: line, key: PresetSchema.chainOrder.fullName,
+                message:
+                    "chain.order: unknown unit '\(name)'\(hint); use a built-in unit (\(builtIn.joined(separator: ", "))) or an LV2 unit's section [\(name)] with lv2 = \"URI\""
+            )
+        }
     }
 
     /// Every file for `name`, in directory order (the first one is the preset `name` means).

@@ -24,6 +24,21 @@ public enum PresetRenderer {
                 lines.append("\(assignment)\(padding)  # \(key.allowed). \(key.help)")
             }
         }
+        for name in preset.configuration.plugins.keys.sorted() {
+            let plugin = preset.configuration.plugins[name]!
+            lines += ["", "# LV2 unit '\(name)' (runs when listed in chain.order).", "[\(name)]"]
+            lines.append("\(PluginSection.pluginKey) = \(quoted(plugin.uri))")
+            // Controls the preset sets, then the others as comments, each with its range.
+            let controls = PluginSection.controls(name, plugin)
+            for control in controls.sorted(by: { ($0.value == nil ? 1 : 0) < ($1.value == nil ? 1 : 0) }) {
+                let symbol = control.key.dropFirst(name.count + 1)
+                let comment = control.allowed.isEmpty ? "" : "  # \(control.allowed)"
+                lines.append(
+                    control.value.map { "\(symbol) = \(PresetNumber.text(Double($0)))\(comment)" }
+                        ?? "# \(symbol)\(comment)")
+            }
+            if !plugin.state.isEmpty { lines.append("\(PluginSection.stateKey) = \(quoted(plugin.state))") }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -35,7 +35,9 @@ enum PresetSchema {
                 "stream",
                 "Icecast stream of a tap (voicerack run; --stream URL and the --stream-* flags override these)."
             ),
-            ("chain", "Effect units after the leveller, in the order listed; each has its own section below."),
+                "chain",
+                "Effect units after the leveller, in the order listed; each has its own section below (LV2 units: a section with lv2 = \"URI\")."
+            ),
         ]
         + EffectKind.allCases.map {
             ($0.rawValue, "Settings of the \($0.rawValue) unit (used when listed in chain.order).")
@@ -69,10 +71,11 @@ enum PresetSchema {
     /// `chain.order`: which effect units run, in which order.
     static let chainOrder = PresetKey(
         section: "chain", name: "order", unit: "",
-        help: "Effect units in processing order, e.g. \"gate, compressor, deesser, limiter\"; empty = none.",
+        help:
+            "Effect units in processing order, e.g. \"gate, compressor, deesser, limiter\"; built-in units or LV2 units (a section of their own with lv2 = \"URI\"); empty = none.",
         kind: .list(
-            EffectKind.allCases.map(\.rawValue), get: { $0.effectOrder.map(\.rawValue) },
-            set: { configuration, names in configuration.effectOrder = names.compactMap(EffectKind.init(rawValue:)) }))
+            EffectKind.allCases.map(\.rawValue), get: { $0.chain.map(\.name) },
+            set: { configuration, names in configuration.chain = names.map(ChainUnit.init(named:)) }))
 
     /// One key per parameter of an effect unit, from the unit's own descriptor (ranges, units).
     static func effectKeys(_ kind: EffectKind) -> [PresetKey] {

@@ -61,9 +61,16 @@ extension TOMLDocument {
     /// Longest section name or key, in characters (Unicode scalars). The schema's longest is
     /// under 30; the bound keeps messages and close-match suggestions small for hostile input.
     static let maximumNameLength = 64
-    /// Longest line, in characters: room for a description or a backing-track path (PATH_MAX is
-    /// 4096 bytes), short enough that a 5 MB line is refused before it is scanned.
-    static let maximumLineLength = 16_384
+    /// Longest line, in characters: room for a description, a backing-track path (PATH_MAX is
+    /// 4096 bytes) or an LV2 plugin's saved state (Turtle on one line, tens of kilobytes for
+    /// LSP's plugins), short enough that a 5 MB line is refused before it is scanned.
+    static let maximumLineLength = 262_144
+
+    /// True when `name` could be written as a bare key or section name (`eq`, `lsp_gate-2`).
+    static func isBareName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.count <= maximumNameLength
+            && name.unicodeScalars.allSatisfy(TOMLLineScanner.isBareKey)
+    }
 
     /// Parses `text`, stopping at the first syntax error, duplicate key or duplicate section.
     init(parsing text: String) throws(TOMLSyntaxError) {
@@ -144,7 +151,7 @@ private struct TOMLLineScanner {
 
     private func text(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(chars[range])) }
 
-    private static func isBareKey(_ c: Unicode.Scalar) -> Bool {
+    static func isBareKey(_ c: Unicode.Scalar) -> Bool {
         ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-"
     }
 

@@ -1,13 +1,16 @@
 import Foundation
+import VoiceEngine
 import VoiceLV2
 import VoiceTestSupport
+import VoiceUnits
 
-/// Hosting overhead of `LV2Unit.process` over the plugin's bare run() on the same audio.
+/// Hosting overhead of `LV2Unit.process` over the plugin's bare run() on the same audio, and of a
+/// chain slot's call (the engine's `PluginUnit`, made by `LV2PluginHost`: one indirect call more).
 ///
-/// Two instances of each plugin with the same settings process the same speech-like signal block
-/// by block: one through `process` (mono mapping, atom reset, run, worker delivery), one through
-/// `runBare` (audio ports connected straight to the signal, in place too, so both sides touch the
-/// same memory, and run alone). On a shared machine a
+/// Three instances of each plugin with the same settings process the same speech-like signal block
+/// by block: one through `process` (mono mapping, atom reset, run, worker delivery), one as the
+/// engine's chain slot calls it, one through `runBare` (audio ports connected straight to the
+/// signal, in place too, so every side touches the same memory, and run alone). On a shared machine a
 /// whole-run timing drifts by several per cent, so the two are interleaved finely: the signal is
 /// cut into chunks of about 0.1 s, each chunk is timed on both sides (the order swapping each
 /// time), every pass over the signal is repeated `repeat` times, and each chunk keeps its
@@ -23,40 +26,58 @@ enum LV2Bench {
         print(
             "voicerack-bench --lv2: \(seconds) s at \(rate) Hz, blocks of \(block), chunks of \(chunk) samples, "
                 + "fastest of \(repeats) per chunk, thread CPU time")
-        print("plugin                                                  hosted s    bare s   ratio  overhead")
-        let hostedBuffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: signal.count)
-        let bareBuffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: signal.count)
-        defer { [hostedBuffer, bareBuffer].forEach { $0.deallocate() } }
+        print(
+            "plugin                                                  hosted s    bare s   ratio  overhead   chain s  overhead"
+        )
+        let host = LV2PluginHost(world: world, worker: .synchronous)
+        let spec = ProcessSpec(sampleRate: Double(rate), maximumBlockSize: block)
+        let buffers = (0..<3).map { _ in UnsafeMutableBufferPointer<Float>.allocate(capacity: signal.count) }
+        defer { buffers.forEach { $0.deallocate() } }
         for uri in uris {
             let hosted = try LV2Unit(world: world, uri: uri, configuration: configuration)
             let bare = try LV2Unit(world: world, uri: uri, configuration: configuration)
+            let slot = try host.makeUnit(PluginUnitSettings(uri: uri), spec: spec).unit
+            defer { slot.release() }
             let chunks = signal.count / chunk
-            var hostedMin = [Double](repeating: .infinity, count: chunks)
-            var bareMin = hostedMin
+            // Fastest time per chunk: hosted, bare, chain slot.
+            var fastest = [[Double]](repeating: [Double](repeating: .infinity, count: chunks), count: 3)
             for r in 0..<repeats {
-                _ = hostedBuffer.initialize(from: signal)
-                _ = bareBuffer.initialize(from: signal)
+                for b in buffers { _ = b.initialize(from: signal) }
                 for c in 0..<chunks {
                     let start = c * chunk
-                    let h = hostedBuffer.baseAddress! + start
-                    let b = bareBuffer.baseAddress! + start
-                    if (r + c) % 2 == 0 {
-                        hostedMin[c] = min(hostedMin[c], hostedPass(hosted, h, frames: chunk, block: block))
-                        bareMin[c] = min(bareMin[c], barePass(bare, b, frames: chunk, block: block))
-                    } else {
-                        bareMin[c] = min(bareMin[c], barePass(bare, b, frames: chunk, block: block))
-                        hostedMin[c] = min(hostedMin[c], hostedPass(hosted, h, frames: chunk, block: block))
+                    // The order rotates, so no side always runs first (warm caches) or last.
+                    for k in 0..<3 {
+                        let side = (r + c + k) % 3
+                        let at = buffers[side].baseAddress! + start
+                        let time =
+                            side == 0
+                            ? hostedPass(hosted, at, frames: chunk, block: block)
+                            : side == 1
+                                ? barePass(bare, at, frames: chunk, block: block)
+                                : chainPass(slot, at, frames: chunk, block: block)
+                        fastest[side][c] = min(fastest[side][c], time)
                     }
                 }
             }
-            let hostedTime = hostedMin.reduce(0, +)
-            let bareTime = bareMin.reduce(0, +)
+            let (hostedTime, bareTime, chainTime) = (
+                fastest[0].reduce(0, +), fastest[1].reduce(0, +), fastest[2].reduce(0, +)
+            )
             let name = uri.padding(toLength: max(54, uri.count), withPad: " ", startingAt: 0)
             print(
                 String(
-                    format: "%@  %8.4f  %8.4f  %6.4f  %+7.2f%%", name, hostedTime, bareTime, hostedTime / bareTime,
-                    100 * (hostedTime / bareTime - 1)))
+                    format: "%@  %8.4f  %8.4f  %6.4f  %+7.2f%%  %8.4f  %+7.2f%%", name, hostedTime, bareTime,
+                    hostedTime / bareTime, 100 * (hostedTime / bareTime - 1), chainTime,
+                    100 * (chainTime / bareTime - 1)))
         }
+    }
+
+    /// The same as the engine's chain slot runs it (`PluginUnit.process`); thread CPU seconds.
+    @inline(never)
+    static func chainPass(_ unit: PluginUnit, _ buffer: UnsafeMutablePointer<Float>, frames: Int, block: Int) -> Double
+    {
+        let t0 = threadCPUTime()
+        for start in stride(from: 0, to: frames, by: block) { unit.process(buffer + start, frames: block) }
+        return threadCPUTime() - t0
     }
 
     /// `frames` samples at `buffer` through `LV2Unit.process`, in place, block by block; returns

@@ -8,7 +8,9 @@ struct Presets: ParsableCommand {
         discussion: """
             Presets are TOML files. voicerack looks in $VOICERACK_PRESETS, then \
             ~/.config/voicerack/presets, then the presets shipped with voicerack. A preset may \
-            extend another with `base = "NAME"`.
+            extend another with `base = "NAME"`. An LV2 plugin joins [chain] order as a unit with \
+            a section of its own: lv2 = "URI" and its control ports by symbol (see `voicerack \
+            plugins show URI`); `check` validates them against the plugin's own ranges.
             """,
         subcommands: [List.self, Show.self, Check.self])
 
@@ -18,6 +20,7 @@ struct Presets: ParsableCommand {
             discussion: "Exits 66 (no input) when it finds none, naming the folders it looked in.")
 
         func run() throws {
+            LV2Hosting.install(live: false)
             let searchPath = PresetLibrary.standardSearchPath()
             let summaries = PresetLibrary(directories: searchPath.map(\.path)).summaries()
             guard !summaries.isEmpty else {
@@ -43,6 +46,7 @@ struct Presets: ParsableCommand {
         var preset: String
 
         func run() throws {
+            LV2Hosting.install(live: false)
             do {
                 print(PresetRenderer.toml(try PresetLibrary.standard().load(preset)), terminator: "")
             } catch {
@@ -59,6 +63,7 @@ struct Presets: ParsableCommand {
         var files: [String]
 
         func run() throws {
+            LV2Hosting.install(live: false)
             var failed = false
             for file in files {
                 do {

@@ -31,11 +31,17 @@ struct Process: ParsableCommand {
             format, bitrate, metadata and password source apply; the --stream-* flags override \
             them. OUT is still written (--out /dev/null --format wav streams only).
 
+            LV2 plugins in the preset's chain run too (their scheduled work done at once, so runs \
+            repeat exactly); their reported latency is removed like the engine's own, so OUT stays \
+            sample-aligned. A plugin that is not installed, needs a feature voicerack lacks, or a \
+            control outside its range exits 65 before processing starts.
+
             Example:
               voicerack process --preset echo-cancel --mic mic.wav --ref far.wav --out clean.wav
               voicerack process --preset karaoke --mic take.wav --backing song.flac --out voice.wav --record karaoke=mix.wav
               STREAM_PASS=hackme voicerack process --mic take.wav --ref far.wav --out /dev/null --format wav \\
                 --stream icecast://source@127.0.0.1:8000/test.opus --stream-password-env STREAM_PASS
+              voicerack process --preset podcast-lv2 --mic voice.wav --out podcast.wav
             """)
 
     @Option(
@@ -101,6 +107,7 @@ struct Process: ParsableCommand {
     }
 
     func run() throws {
+        LV2Hosting.install(live: false)
         do {
             let loaded = try PresetLibrary.standard().load(preset)
             var request = OfflineRequest(micPath: mic, referencePath: ref, outputPath: out)

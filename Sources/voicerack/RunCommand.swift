@@ -52,16 +52,19 @@ struct Run: ParsableCommand {
 
             Live changes: SIGHUP re-reads the preset (its file, or the shipped preset of that name) \
             and applies every changed key that can change while running, gliding without clicks: \
-            input/output gain, agc levels, every effect unit's parameters, monitor levels and pan, \
-            ducking depth, monitor.feedback_guard. Keys that shape the engine (chain.order, \
-            frame_ms, tail_ms, delay settings, preprocessor settings, highpass_hz, monitor enabled \
-            or source, ducking times) are reported as "needs a restart" and ignored. A preset that \
+            input/output gain, agc levels, every effect unit's parameters (LV2 units' controls \
+            too), monitor levels and pan, ducking depth, monitor.feedback_guard. A different chain \
+            (chain.order, LV2 plugins or their states) is built off the process thread and swapped \
+            in. Other keys that shape the engine (frame_ms, tail_ms, delay settings, preprocessor \
+            settings, highpass_hz, monitor enabled or source, ducking times) are reported as \
+            "needs a restart" and ignored. A preset that \
             does not load is reported with file:line and the key; the running setup stays. \
             Example: kill -HUP $(pidof voicerack)
 
             --control reads commands from standard input, one per line: set KEY VALUE (keys as in \
-            presets, e.g. set compressor.threshold_dbfs -18, set monitor.master_db -6), get KEY, show, \
-            load PRESET, unmute, record, stop, pause or backing play|pause (the backing track), \
+            presets, e.g. set compressor.threshold_dbfs -18, set monitor.master_db -6; an LV2 unit's \
+            control by port symbol, e.g. set peak.threshold -2, checked against its range), get KEY, \
+            show, load PRESET, unmute, record, stop, pause or backing play|pause (the backing track), \
             mute on|off, stream start|stop, status, help. A bad key or value is \
             answered with the key and its allowed range. On a terminal the prompt keeps the bottom \
             row: the status line and the log never overwrite what you type.
@@ -225,6 +228,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        LV2Hosting.install(live: true)
         do {
             let loaded = try PresetLibrary.standard().load(preset)
             var recording = LiveRecordingOptions()

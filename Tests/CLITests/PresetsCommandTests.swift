@@ -36,7 +36,8 @@ struct PresetsCommandTests {
         let r = try CommandRunner.voicerack(["presets", "check", file])
         #expect(r.status == 65)
         #expect(
-            r.standardError == "voicerack: error: \(file):1: line is 5000002 characters long; lines are at most 16384\n"
+            r.standardError
+                == "voicerack: error: \(file):1: line is 5000002 characters long; lines are at most 262144\n"
         )
     }
 

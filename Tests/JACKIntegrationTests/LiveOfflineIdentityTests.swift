@@ -10,12 +10,16 @@ import VoiceTestSupport
 /// voice, monitor and karaoke taps, from its first cycle on, while voicerack-testpeer plays
 /// speech into mic_in. Offline: `voicerack process` on that mic tap with the same track. Offline
 /// files are aligned with the mic, so the voice and karaoke taps are compared `latency` samples
-/// later in the live files; the dry monitor adds no latency.
+/// later in the live files; the dry monitor adds no latency. The second case runs podcast-lv2,
+/// whose chain has two LV2 plugins (LSP's compressor, x42's dpl): live with worker threads,
+/// offline with synchronous workers, and dpl's 64 samples in the latency.
 extension LiveClientTests {
     @Test(
         "offline and live give sample-identical voice, monitor and karaoke taps for the same inputs, block size and preset",
-        .enabled(if: TestPeer.executable != nil, "voicerack-testpeer was not built; skipping"))
-    func liveAndOfflineAreSampleIdentical() throws {
+        .enabled(if: TestPeer.executable != nil, "voicerack-testpeer was not built; skipping"),
+        arguments: ["karaoke", "podcast-lv2"])
+    func liveAndOfflineAreSampleIdentical(base: String) throws {
+        let karaoke = base == "karaoke"
         let folder = try Self.recordingFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let rate = 48_000
@@ -27,16 +31,16 @@ extension LiveClientTests {
         // karaoke (echo canceller, preprocessor, compressor, reverb, limiter, dry monitor), without
         // ducking: offline takes --ref as what the speakers played, so it never ducks.
         let preset = folder + "/identity.toml"
-        try "base = \"karaoke\"\n\n[ducking]\nenabled = false\n".write(
+        try "base = \"\(base)\"\n\n[ducking]\nenabled = false\n".write(
             toFile: preset, atomically: true, encoding: .utf8)
 
         let server = try JACKServer()
         defer { server.stop() }
-        let taps = ["mic", "voice", "monitor", "karaoke"]
+        let taps = karaoke ? ["mic", "voice", "monitor", "karaoke"] : ["mic", "voice"]
+        let backing = karaoke ? ["--backing", track] : []
         let (voicerack, _) = try launchRecordingClient(
             on: server, preset: preset,
-            ["--backing", track, "--format", "wav:float"]
-                + taps.flatMap { ["--record", "\($0)=\(folder)/live-\($0).wav"] })
+            backing + ["--format", "wav:float"] + taps.flatMap { ["--record", "\($0)=\(folder)/live-\($0).wav"] })
         defer { voicerack.stop(SIGKILL) }
         let peer = try TestPeer.start(
             server: server, target: Self.recordingClient, mic: micFile, ref: silentFar, out: folder + "/peer.wav")
@@ -49,18 +53,22 @@ extension LiveClientTests {
         let binary = try #require(Tools.voicerack)
         let offline = try runTool(
             binary,
-            [
-                "process", "--preset", preset, "--mic", "\(folder)/live-mic.wav", "--backing", track, "--block", "256",
-                "--out", "\(folder)/off-voice.wav", "--record", "monitor=\(folder)/off-monitor.wav",
-                "--record", "karaoke=\(folder)/off-karaoke.wav", "-q",
-            ],
+            ["process", "--preset", preset, "--mic", "\(folder)/live-mic.wav", "--block", "256"] + backing
+                + ["--out", "\(folder)/off-voice.wav", "-q"]
+                + (karaoke
+                    ? [
+                        "--record", "monitor=\(folder)/off-monitor.wav", "--record",
+                        "karaoke=\(folder)/off-karaoke.wav",
+                    ]
+                    : []),
             timeout: 120)
         try #require(offline.status == 0, "voicerack process:\n\(offline.output)")
 
         func read(_ name: String) throws -> [[Float]] { try AudioFileContents.read("\(folder)/\(name).wav").channels }
         let liveMic = try read("live-mic")[0]
         #expect(Measure.rms(liveMic) > 0.01, "the peer's speech reached mic_in")
-        for (tap, lag) in [("voice", latency), ("monitor", 0), ("karaoke", latency)] {
+        if !karaoke { #expect(latency == 256 + 64, "podcast-lv2 at period 256: preprocessor frame 256 + dpl 64") }
+        for (tap, lag) in [("voice", latency), ("monitor", 0), ("karaoke", latency)] where taps.contains(tap) {
             let live = try read("live-\(tap)"), off = try read("off-\(tap)")
             try #require(live.count == off.count, "\(tap): channel counts")
             #expect(off[0].count == liveMic.count, "\(tap): offline files have the mic's length")
@@ -74,7 +82,7 @@ extension LiveClientTests {
                 }
             }
             print(
-                "live vs offline \(tap): \(compared) frames × \(live.count) ch compared at a lag of \(lag), \(differing) differ (largest \(largest)); RMS \(Measure.rms(off[0]))"
+                "live vs offline \(base) \(tap): \(compared) frames × \(live.count) ch compared at a lag of \(lag), \(differing) differ (largest \(largest)); RMS \(Measure.rms(off[0]))"
             )
             #expect(compared > rate * 3)
             #expect(Measure.rms(off[0]) > 0.005, "\(tap) is not silent")

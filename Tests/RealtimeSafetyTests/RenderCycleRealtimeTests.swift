@@ -3,7 +3,9 @@ import Foundation
 import Testing
 import VoiceCycle
 import VoiceEngine
+import VoiceLV2
 import VoicePresets
+import VoiceRT
 import VoiceRecorder
 import VoiceTestSupport
 
@@ -48,8 +50,12 @@ struct RenderCycleRealtimeTests {
             ("echo-cancel", 64, 2), ("echo-cancel", 256, 1), ("echo-cancel", 333, 2), ("podcast", 128, 1),
             ("raw", 1024, 1),
             ("echo-cancel+every-effect", 256, 1),
+            // LV2 units in the chain (LSP's compressor and x42's dpl, both lv2:hardRTCapable, with
+            // a threaded worker as live); their controls change by message inside the region.
+            ("podcast-lv2", 256, 1),
         ])
     func warmCyclesAreRealtimeSafe(preset: String, block: Int, referenceChannels: Int) throws {
+        PluginHosting.install(LV2PluginHost(path: "/usr/lib/lv2", worker: .threaded))
         var configuration = try PresetLibrary.standard().load(
             preset.replacingOccurrences(of: "+every-effect", with: "")
         ).configuration
@@ -84,6 +90,11 @@ struct RenderCycleRealtimeTests {
                     let inRegion = start / block >= warmBlocks
                     // The voice mute and its muted-talker detector in the second half (every-effect case).
                     if start == n / 2 && preset.hasSuffix("+every-effect") { rig.host.setVoiceMuted(true) }
+                    // LV2 controls by message, applied by the cycle in the region.
+                    if start / block % 100 == 50 && preset.hasSuffix("-lv2") {
+                        let gain: Float = start / block % 200 == 50 ? -6 : 0
+                        #expect(rig.host.post([ControlMessage("peak.gain", gain), ControlMessage("comp.cr", 4)]) == 2)
+                    }
                     if inRegion { rtcheck_enter() }
                     rig.render(mic: m.baseAddress! + start, far: f.baseAddress! + start)
                     if inRegion {
@@ -98,6 +109,12 @@ struct RenderCycleRealtimeTests {
         #expect(cycles > 200)
         let h = rig.host.status().health
         #expect(h.framesProcessed >= n - block)
+        if preset.hasSuffix("-lv2") {
+            // Every LV2 message found its port, and dpl's look-ahead is in the voice's latency.
+            #expect(h.parametersRejected == 0)
+            #expect(h.parametersApplied >= 2 * (n / block / 100) - 2)
+            #expect(rig.host.status().latency >= 64)
+        }
         if configuration.echoCancellation {
             // The delay jump really happened in the region: two alignments, the second at ~200 ms.
             #expect(h.cancellerResets >= 2, "preset \(preset), block \(block)")

@@ -156,7 +156,7 @@ struct LiveParameterTests {
 
     @Test("every live parameter of a full chain has its own identifier (no hash collision)")
     func identifiersAreUnique() {
-        let table = ControlTable(effectOrder: EffectKind.allCases)
+        let table = ControlTable(chain: EffectKind.allCases.map(ChainUnit.builtIn))
         defer { table.deallocate() }
         let names =
             [ControlNames.inputGain, ControlNames.outputGain, ControlNames.unmuteMonitor]

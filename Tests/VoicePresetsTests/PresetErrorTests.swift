@@ -118,7 +118,7 @@ import VoiceEngine
     @Test func missingBase() throws {
         let e = try error("description = \"x\"\nbase = \"nope\"\n", line: 2, key: "base")
         #expect(e?.message.hasPrefix("base preset 'nope' not found; available: ") == true)
-        #expect(e?.message.contains("echo-cancel, karaoke, podcast, raw") == true)
+        #expect(e?.message.contains("echo-cancel, karaoke, podcast, podcast-lv2, raw") == true)
         #expect(e?.message.contains("bad") == false)  // the file itself is not offered as its own base
     }
 
@@ -193,7 +193,7 @@ struct EffectChainKeyTests {
         #expect(c.effectValues[EffectKind.limiter.index][0] == -3)
         try temporary.write("bad", "[chain]\norder = \"gate, fuzz\"\n")
         let e1 = #expect(throws: PresetError.self) { try temporary.library.load("bad") }
-        #expect(e1?.line == 2 && e1?.message.contains("unknown effect 'fuzz'") == true)
+        #expect(e1?.line == 2 && e1?.message.contains("unknown unit 'fuzz'") == true)
         try temporary.write("twice", "[chain]\norder = \"gate, gate\"\n")
         let e2 = #expect(throws: PresetError.self) { try temporary.library.load("twice") }
         #expect(e2?.message.contains("each effect may appear once") == true)

@@ -76,6 +76,22 @@ import VoiceEngine
         #expect(!c.monitor)
     }
 
+    @Test func podcastLV2() throws {
+        let preset = try library.load("podcast-lv2")
+        let c = preset.configuration
+        #expect(preset.base == "podcast")
+        #expect(c.chain == [.builtIn(.gate), .plugin("comp"), .builtIn(.deesser), .plugin("peak")])
+        #expect(c.plugins["comp"]?.uri == "http://lsp-plug.in/plugins/lv2/compressor_mono")
+        #expect(c.plugins["comp"]?.values == ["al": 0.05, "cr": 3, "kn": 0.5, "at": 10, "rt": 150, "mk": 1.41])
+        #expect(c.plugins["peak"]?.uri == "http://gareus.org/oss/lv2/dpl#mono")
+        #expect(c.plugins["peak"]?.values == ["threshold": -1, "release": 0.06])
+        // The rest is podcast's.
+        var plain = try library.load("podcast").configuration
+        plain.chain = c.chain
+        plain.plugins = c.plugins
+        #expect(plain == c)
+    }
+
     @Test func loadsByPathToo() throws {
         let byPath = try library.load(shippedPresetsDirectory() + "/podcast.toml")
         #expect(byPath.name == "podcast")

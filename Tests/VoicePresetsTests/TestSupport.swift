@@ -1,10 +1,20 @@
 import Foundation
 import Testing
+import VoiceEngine
+import VoiceLV2
 
 @testable import VoicePresets
 
 /// The repository's `presets/` directory, found by walking up from this file to `Package.swift`.
+/// The shipped presets include podcast-lv2, whose LV2 units are checked through a plugin host:
+/// the system's LV2 folder, where scripts/install-deps.sh installs the plugins it uses.
+let lv2HostingInstalled: Bool = {
+    PluginHosting.install(LV2PluginHost(path: "/usr/lib/lv2", worker: .synchronous))
+    return true
+}()
+
 func shippedPresetsDirectory(file: String = #filePath) -> String {
+    precondition(lv2HostingInstalled)
     var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
     while directory.path != "/" {
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {

@@ -8,9 +8,11 @@ import VoicePresets
 /// and the stream, for every surface (`--control` text, OSC, the web panel), and preset reloads
 /// (SIGHUP).
 ///
-/// Changes go to the engine as typed parameter messages (`CycleHost.applyLive`) and glide in; keys
-/// that shape the engine (chain order, frame, canceller tail, delay handling, speexdsp settings,
-/// the high-pass, monitor on/off and source, ducking times) are reported as needing a restart and
+/// Changes go to the engine as typed parameter messages (`CycleHost.applyLive`) and glide in
+/// (LV2 units' controls, `set eq.gain 6`, too). A reload with a different chain (units, order,
+/// LV2 plugins or states) builds a new engine off the process thread and swaps it in. Other keys
+/// that shape the engine (frame, canceller tail, delay handling, speexdsp settings, the
+/// high-pass, monitor on/off and source, ducking times) are reported as needing a restart and
 /// left as they are. A preset that does not load on reload is reported (file:line: key) and the
 /// running setup stays.
 ///
@@ -79,6 +81,11 @@ struct LiveControl {
             return .failure("set: \(error.message)")
         }
         guard wanted != running else { return LiveReply(lines: ["\(key) is already \(value)"]) }
+        if running.chainDiffers(from: wanted) {
+            // chain.order: a new chain, built here and swapped in.
+            do { try host.rebuildChain(for: wanted) } catch { return .failure("set: \(error.description)") }
+            return LiveReply(lines: ["\(key) = \(value) (chain rebuilt)"] + host.engineNotes)
+        }
         let result = host.applyLive(wanted)
         followBackingLevel(from: running, to: result.reached)
         if result.needsRestart {
@@ -117,10 +124,22 @@ struct LiveControl {
         } catch {
             return .failure("\(what): \(error); keeping the running setup")
         }
-        let running = host.liveConfiguration
+        var running = host.liveConfiguration
         let changed = PresetEdit.changedKeys(from: running, to: loaded.configuration)
         host.rearmFeedbackGuard()
         guard !changed.isEmpty else { return LiveReply(lines: ["\(saying) \(loaded.source): no changes"]) }
+        var rebuilt: [String] = []
+        if running.chainDiffers(from: loaded.configuration) {
+            // A new chain (units, order, LV2 plugins or states): built here and swapped in.
+            do {
+                try host.rebuildChain(for: loaded.configuration)
+            } catch {
+                return .failure("\(what): \(loaded.source): \(error.description); keeping the running setup")
+            }
+            rebuilt = ["chain rebuilt: \(loaded.configuration.chain.map(\.name).joined(separator: ", "))"]
+            rebuilt += host.engineNotes
+            running = host.liveConfiguration
+        }
         let result = host.applyLive(loaded.configuration)
         followBackingLevel(from: running, to: result.reached)
         if result.dropped > 0 {
@@ -128,7 +147,7 @@ struct LiveControl {
         }
         let restart = PresetEdit.changedKeys(from: result.reached, to: loaded.configuration)
         let live = changed.filter { !restart.contains($0) }
-        var lines = ["\(saying) \(loaded.source)"]
+        var lines = ["\(saying) \(loaded.source)"] + rebuilt
         if !live.isEmpty { lines.append("applied: " + live.joined(separator: ", ")) }
         if !restart.isEmpty { lines.append("needs a restart (ignored): " + restart.joined(separator: ", ")) }
         return LiveReply(lines: lines)

@@ -60,6 +60,9 @@ final class LiveLoop {
                     path: path, sampleRate: driver.sampleRate, levelDB: request.configuration.backingLevelDB,
                     loop: request.configuration.backingLoop)
             }
+        } catch EngineError.plugin(let error) {
+            driver.close()
+            throw HostError(.data, error.message)
         } catch let error as EngineError {
             driver.close()
             throw HostError(.unavailable, "the JACK server's settings do not suit the engine: \(error.description)")
@@ -109,6 +112,7 @@ final class LiveLoop {
         let status = host.status()
         out.log(StatusText.started(status, client: driver.clientName, server: server, preset: request.presetName))
         for line in startLines { out.log(line) }
+        for note in host.engineNotes { out.log(note, level: .warning) }
         if driver.clientName != request.options.name {
             out.log("note: the name '\(request.options.name)' was taken; JACK named this client '\(driver.clientName)'")
         }
@@ -189,6 +193,9 @@ final class LiveLoop {
         for line in commands?.take() ?? [] { runTextCommand(line) }
         runSubmittedCommands()
         reportEvents()
+        if let latency = host.refreshLatency() {
+            out.log("voice_out latency is now \(latency) samples (a plugin changed its reported latency)")
+        }
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
             out.log(

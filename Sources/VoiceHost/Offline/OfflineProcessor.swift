@@ -99,6 +99,8 @@ public enum OfflineProcessor {
             host = try CycleHost(
                 configuration: configuration, sampleRate: sources.sampleRate, blockSize: request.blockSize,
                 referenceChannels: referenceChannels)
+        } catch .plugin(let error) {
+            throw HostError(.data, error.message)
         } catch {
             throw HostError(.usage, error.description)
         }
@@ -150,7 +152,7 @@ public enum OfflineProcessor {
         _ = host.route([])
         let streamStatus = streaming?.finish()
         let written = try outputs.finish()
-        var notes = sources.notes
+        var notes = sources.notes + host.engineNotes
         if let backing, let path = backingPath {
             let resampled = backing.fileRate == sources.sampleRate ? "" : ", resampled from \(backing.fileRate) Hz"
             notes.append(
