@@ -35,6 +35,7 @@ enum PresetSchema {
                 "stream",
                 "Icecast stream of a tap (voicerack run; --stream URL and the --stream-* flags override these)."
             ),
+            (
                 "chain",
                 "Effect units after the leveller, in the order listed; each has its own section below (LV2 units: a section with lv2 = \"URI\")."
             ),
