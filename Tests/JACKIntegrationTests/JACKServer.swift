@@ -95,7 +95,7 @@ extension JACKServer {
         var attempts: [String] = []
         for _ in 1...3 {
             let capture = try ChildProcess(
-                Tools.jackCapture!, ["-ns", "-as", "-c", "\(ports.count)"] + ports.flatMap { ["-p", $0] } + [path],
+                Tools.jackCapture!, ["-ns", "-s", "-dc", "-c", "\(ports.count)"] + ports.flatMap { ["-p", $0] } + [path],
                 environment: Tools.environment.merging(["JACK_DEFAULT_SERVER": name]) { $1 })
             let connected = poll(timeout: 15) {
                 guard capture.isRunning else { return true }
@@ -128,9 +128,21 @@ extension JACKServer {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             return size >= bytes || !capture.isRunning
         }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let runningAtEnd = capture.isRunning
         capture.send(SIGINT)
-        guard capture.waitForExit(timeout: 10) == 0, filled else {
-            throw ServerError(message: "jack_capture did not record \(frames) frames of \(ports): \(capture.output)")
+        let status = capture.waitForExit(timeout: 10)
+        guard status == 0, filled else {
+            // Everything that tells the server's, jack_capture's and the machine's part apart.
+            let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+            throw ServerError(
+                message: """
+                    jack_capture did not record \(frames) frames of \(ports): its file held \(size) of \(bytes) \
+                    bytes after 20 s; jack_capture \(runningAtEnd ? "was still running" : "had exited"), \
+                    exit status \(status.map(String.init) ?? "none within 10 s of SIGINT"); jackd \
+                    \(jackd.isRunning ? "running" : "gone"); load average \(load); its output:
+                    \(capture.output)
+                    """)
         }
         return try AudioFileContents.read(path)
     }
