@@ -86,6 +86,14 @@ public struct BackingSource: ~Copyable {
     /// True while playing (not paused). - Realtime: any thread.
     public var isPlaying: Bool { playing.load(ordering: .relaxed) }
 
+    /// True when the next `frames` frames are read ahead, or need not be: paused, or the track
+    /// has ended. The freewheel wait polls it. - Realtime: safe.
+    @_noLocks
+    public func hasAhead(_ frames: Int) -> Bool {
+        if !playing.load(ordering: .relaxed) || finished.load(ordering: .acquiring) { return true }
+        return ring.available() >= 2 * min(frames, Self.maximumBlock)
+    }
+
     /// Renders the next `frames` frames into `left`/`right` and adds them to the speaker feed.
     ///
     /// - Realtime: safe; process thread (or the offline driver) only.

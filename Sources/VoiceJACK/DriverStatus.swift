@@ -10,4 +10,9 @@ public struct DriverStatus: Sendable {
     public var cycle: CycleFigures
     /// Frames of the server's timeline this client did not run for (padded in recordings).
     public var framesMissed: Int
+    /// True while the server freewheels; how often it started to, and the cycles run so (not
+    /// counted in `cycle`, and their xruns not in `xruns`).
+    public var freewheeling = false
+    public var freewheelStarts = 0
+    public var freewheelCycles = 0
 }

@@ -33,11 +33,13 @@ extension JACKDriver {
     /// The figures now. Valid after `close()` too, except the DSP load (0 then).
     /// - Realtime: never; main thread.
     public func status() -> DriverStatus {
-        DriverStatus(
-            xruns: context.pointee.xruns.load(ordering: .relaxed),
-            cpuLoad: closedOrShutDown ? 0 : jack_cpu_load(jackClient),
-            cycle: context.pointee.timing.figures(), framesMissed: context.pointee.framesMissed.load(ordering: .relaxed)
-        )
+        let c = context
+        return DriverStatus(
+            xruns: c.pointee.xruns.load(ordering: .relaxed), cpuLoad: closedOrShutDown ? 0 : jack_cpu_load(jackClient),
+            cycle: c.pointee.timing.figures(), framesMissed: c.pointee.framesMissed.load(ordering: .relaxed),
+            freewheeling: c.pointee.freewheeling.load(ordering: .relaxed),
+            freewheelStarts: c.pointee.freewheelStarts.load(ordering: .relaxed),
+            freewheelCycles: c.pointee.freewheelCycles.load(ordering: .relaxed))
     }
 
     private var closedOrShutDown: Bool { serverHasShutDown || !isOpen }

@@ -41,6 +41,8 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
     let karaokeGains: (voice: Float, backing: Float)
     /// Why the last block-size change could not be followed (nil when fine).
     let blockSizeProblem = Mutex<String?>(nil)
+    /// Swap in a fresh engine when the driver starts freewheeling (`freewheelChanged`).
+    let freshEngineOnFreewheel = Atomic<Bool>(false)
 
     /// Builds the engine for `blockSize`-frame cycles. - Realtime: never.
     public init(

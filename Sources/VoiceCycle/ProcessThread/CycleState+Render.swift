@@ -21,6 +21,12 @@ extension CycleState {
     @_noLocks
     public mutating func render(_ io: CycleIO) {
         let n = io.frames
+        if io.freewheeling {
+            // NOT real time, on purpose: in freewheel there is no deadline, so the cycle waits
+            // for the recorder and the backing reader instead of dropping or padding. Reachable
+            // only while the driver freewheels (CycleState+FreewheelWait.swift).
+            waitForConsumers(frames: n)
+        }
         var backingPlayed = false
         if let state = takeEngine(n) {
             state.pointee.feedSpeakers(
@@ -97,6 +103,10 @@ extension CycleState {
         // Acquire pairs with the main thread's release when it installed the set.
         guard let token = routeSlot.exchange(nil, ordering: .acquiring) else { return }
         let routes = token.assumingMemoryBound(to: TapRoutes.self)
+        guard routes.pointee.admit(io, gate: recordingGate.load(ordering: .relaxed)) else {
+            routeSlot.store(token, ordering: .releasing)
+            return
+        }
         let backing = backingPlayed ? self.backing : nil
         routes.pointee.record(
             mic: io.mic, speakerLeft: io.speakerLeft, speakerRight: io.speakerRight, voice: io.voice,

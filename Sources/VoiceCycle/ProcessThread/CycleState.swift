@@ -48,6 +48,11 @@ public struct CycleState: ~Copyable, @unchecked Sendable {
     public let mutedTalking = Atomic<Bool>(false)
     /// "Talking while muted" events so far (each phrase into the mute counts once).
     public let mutedTalkEvents = Atomic<Int>(0)
+    /// When the recordings are fed (`RecordingGate` raw value), set by the control side.
+    let recordingGate = Atomic<Int>(RecordingGate.always.rawValue)
+    /// Freewheel cycles whose consumers had no room after `freewheelWaitLimit` of waiting (the
+    /// writer is stuck); they then drop as in real time.
+    public let freewheelWaitsAbandoned = Atomic<Int>(0)
 
     init(
         engine: UnsafeMutablePointer<EngineState>, latency: Int, routes: UnsafeMutablePointer<TapRoutes>,
