@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VoiceFiles
+import VoiceCycle
 import VoiceHost
 import VoiceJACK
 import VoicePresets
@@ -67,6 +68,17 @@ struct Run: ParsableCommand {
             frequency. Use headphones or lower monitor.master_db, then unmute with SIGHUP or \
             `unmute`.
 
+            Freewheel and transport: --record-on-freewheel records only while the server \
+            freewheels (render a session faster than real time: start voicerack, then \
+            `jack_freewheel 1`, and `jack_freewheel 0` when done); nothing is lost, since the \
+            recorder and the backing track are waited for (there is no deadline in freewheel), and \
+            xrun and overrun counts pause. --record-on-transport records only while the JACK \
+            transport rolls. Either way each run or roll is a take of its own: NAME.wav, \
+            NAME-take2.wav, ...; WAV, WAVEX and RF64 takes carry the transport frame of their first \
+            sample as their BWF time reference. The files of the next take are opened when a take \
+            ends; a roll that starts within a few tenths of a second of the last stop begins its \
+            take late (the time reference still names its first sample).
+
             Exits with 69 when the JACK server is not running or shuts down (recordings are \
             finalised first).
             """)
@@ -91,6 +103,20 @@ struct Run: ParsableCommand {
             "When the JACK server goes away, finalise the recordings, wait for it to come back and go on with the same ports and connections, recording into new files (NAME-take2.wav, ...). Without it voicerack exits 69."
     )
     var waitForServer = false
+
+    @Flag(
+        name: .long,
+        help:
+            "Record (--record) only while the JACK server freewheels, as jack_capture -jf does: start voicerack, then freewheel the session (jack_freewheel 1) to render it through voicerack faster than real time. Nothing is dropped meanwhile: the recorder and the backing track are waited for. Each freewheel run is a take of its own (NAME.wav, NAME-take2.wav, ...), and starts from a freshly built engine, so the take equals `voicerack process` of what was played."
+    )
+    var recordOnFreewheel = false
+
+    @Flag(
+        name: .long,
+        help:
+            "Record (--record) only while the JACK transport rolls: a take per roll (NAME.wav, NAME-take2.wav, ...), each WAV/RF64 stamped with the transport frame of its first sample (the BWF bext time reference)."
+    )
+    var recordOnTransport = false
 
     @Option(
         name: .long,
@@ -184,6 +210,14 @@ struct Run: ParsableCommand {
         {
             throw ValidationError("JACK_DEFAULT_SERVER: \(problem)")
         }
+        if recordOnFreewheel && recordOnTransport {
+            throw ValidationError("--record-on-freewheel and --record-on-transport exclude each other; give one")
+        }
+        if (recordOnFreewheel || recordOnTransport) && record.isEmpty {
+            throw ValidationError(
+                "--record-on-\(recordOnFreewheel ? "freewheel" : "transport") says when to record; give what with --record FILE or --record TAP=FILE"
+            )
+        }
         guard recordBuffer >= 0.1, recordBuffer <= 600 else {
             throw ValidationError("--record-buffer \(recordBuffer) is out of range; use 0.1-600 seconds")
         }
@@ -211,6 +245,7 @@ struct Run: ParsableCommand {
                 presetName: loaded.name)
             request.autoConnect = !noAutoConnect
             request.waitForServer = waitForServer
+            request.recordingGate = recordOnFreewheel ? .freewheel : recordOnTransport ? .transport : .always
             request.recording = recording
             request.presetArgument = preset
             request.control = control

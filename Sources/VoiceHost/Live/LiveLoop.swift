@@ -20,6 +20,8 @@ final class LiveLoop {
     let commands: StandardInputLines?
     /// `--wait-for-server`: the connections to make again, whether the server is awaited, the take.
     var restart = ServerRestart()
+    /// `--record-on-freewheel`/`--record-on-transport`: what was last logged (LiveLoop+Takes.swift).
+    var takes = TakeWatch()
     private var lastStatus = Date()
     /// The terminal's status line (bars with peak hold).
     private var terminal = TerminalStatus()
@@ -72,10 +74,12 @@ final class LiveLoop {
             backing.start()
         }
         var startLines: [String] = []
+        prepareGate()
         do {
             if recorder.recordsFromStart {
                 startLines = try recorder.start(host, client: driver.clientName)
                 recordingStarted = ProcessInfo.processInfo.systemUptime
+                if let line = gateStartLine { startLines.append(line) }
             }
             if let streaming { startLines.append(try streaming.start(host, recorder: recorder)) }
             try driver.start(host)
@@ -163,6 +167,7 @@ final class LiveLoop {
             for line in sessionCommand(command) ?? control.handle(command) { out.log(line) }
         }
         reportEvents()
+        followTakes()
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
             out.log(
@@ -230,7 +235,11 @@ final class LiveLoop {
     /// once (the files are already final).
     func finish() {
         if let line = streaming?.stop(host, recorder: recorder) { out.log("summary: " + line) }
-        _ = recorder.stop(detachingFrom: host)
+        // An armed take whose gate never opened leaves no empty files behind.
+        for line in recorder.stop(detachingFrom: host, discardingEmpty: request.recordingGate != .always)
+        where line.hasPrefix("no ") {
+            out.log("summary: " + line)
+        }
         recordingStarted = nil
         for line in recorder.finishedLines { out.log("summary: " + line) }
         SignalWaiter.exitOnNextSignal(

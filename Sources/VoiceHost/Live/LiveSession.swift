@@ -30,6 +30,9 @@ public struct LiveRequest: Sendable {
     /// When the server goes away, finalise the takes, wait for it to come back and resume with
     /// the same ports and connections into new takes (`--wait-for-server`), instead of exiting 69.
     public var waitForServer = false
+    /// Record only while the server freewheels or the transport rolls (`--record-on-freewheel`,
+    /// `--record-on-transport`), a take per run or roll; `.always` records throughout.
+    public var recordingGate: RecordingGate = .always
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options
