@@ -1,0 +1,122 @@
+import CRealtimeCheck
+import Foundation
+import Testing
+import VoiceCycle
+import VoiceFiles
+import VoicePresets
+import VoiceRecorder
+import VoiceTestSupport
+
+/// The recording gate (`--record-on-transport`, `--record-on-freewheel`) and the freewheel wait,
+/// through the one render cycle. Outside freewheel the cycle must never wait: a full recorder
+/// loses frames (counted, padded) inside RealtimeSanitizer's region, which aborts on any sleep.
+/// In freewheel the same stalled recorder is waited for and loses nothing.
+@Suite("Real-time safety: recording gate and freewheel", .serialized)
+struct GateRealtimeTests {
+    static let rate = 48_000
+    static let block = 256
+
+    func rig(_ preset: String = "echo-cancel") throws -> CycleRig {
+        let configuration = try PresetLibrary.standard().load(preset).configuration
+        return try CycleRig(configuration: configuration, rate: Self.rate, block: Self.block, referenceChannels: 2)
+    }
+
+    @Test("a transport-gated take opens, records and closes inside the region; its file carries the transport frame")
+    func transportGateIsRealtimeSafe() throws {
+        let rig = try rig()
+        rig.host.setRecordingGate(.transport)
+        try rig.record([.voice, .mic], timeReference: true)
+        let mic = Signals.whiteNoise(count: Self.block, rms: 0.05, seed: 5)
+        let silence = [Float](repeating: 0, count: Self.block)
+        let start = 96_000
+        var frame = start
+        // Warm-up outside the region (stopped), then 200 stopped, 400 rolling, 200 stopped cycles
+        // inside it.
+        var rolled = 0
+        for cycle in 0..<1_000 {
+            let inRegion = cycle >= 200
+            let rolling = cycle >= 400 && cycle < 800
+            if inRegion { rtcheck_enter() }
+            mic.withUnsafeBufferPointer { m in
+                silence.withUnsafeBufferPointer { f in
+                    rig.render(
+                        mic: m.baseAddress!, far: f.baseAddress!,
+                        transport: TransportPosition(rolling: rolling, frame: frame))
+                }
+            }
+            if inRegion { rtcheck_exit() }
+            if rolling {
+                frame += Self.block
+                rolled += Self.block
+            }
+            if cycle == 399 { #expect(rig.host.takeState == .armed) }
+            if cycle == 400 { #expect(rig.host.takeState == .open) }
+        }
+        #expect(rig.host.takeState == .closed)
+        #expect(rig.host.takeFrame == start)
+        for recording in rig.recordings {
+            recording.finishProducer()
+            let result = recording.waitUntilFinished()
+            #expect(result.status.framesWritten == rolled, "only the rolling cycles are recorded")
+            #expect(result.status.framesLost == 0)
+            #expect(AudioFileContents.timeReference(of: result.files[0]) == UInt64(start))
+        }
+    }
+
+    @Test("outside freewheel a stalled recorder loses frames and the cycle never waits (inside the region)")
+    func noWaitOutsideFreewheel() throws {
+        let rig = try rig("raw")
+        try rig.record([.voice], bufferSeconds: 0.1)
+        // Longer than the 400 cycles take, short enough not to hold up the rig's teardown.
+        rig.recordings[0].stallWriter(seconds: 2)
+        let mic = Signals.whiteNoise(count: Self.block, rms: 0.05, seed: 6)
+        for cycle in 0..<400 {
+            let inRegion = cycle >= 20
+            if inRegion { rtcheck_enter() }
+            mic.withUnsafeBufferPointer { m in rig.render(mic: m.baseAddress!, far: m.baseAddress!) }
+            if inRegion { rtcheck_exit() }
+        }
+        // 400 cycles of 256 frames are 2.1 s; the buffer holds 0.1 s (at least 4 blocks of 4096).
+        let lost = rig.framesLost
+        print("outside freewheel, stalled writer: \(lost) of \(400 * Self.block) frames lost")
+        #expect(lost >= 400 * Self.block - 4 * 4_096)
+    }
+
+    @Test("in freewheel the same stalled recorder is waited for: nothing is lost")
+    func freewheelWaitsForTheRecorder() throws {
+        let rig = try rig("raw")
+        try rig.record([.voice], bufferSeconds: 0.1)
+        // 0.3 s of stall: the cycle sleeps until the writer drains (outside any region: in
+        // freewheel the process thread is not real-time).
+        rig.recordings[0].stallWriter(seconds: 0.3)
+        let mic = Signals.whiteNoise(count: Self.block, rms: 0.05, seed: 7)
+        for _ in 0..<400 {
+            mic.withUnsafeBufferPointer { m in rig.render(mic: m.baseAddress!, far: m.baseAddress!, freewheeling: true) }
+        }
+        rig.recordings[0].finishProducer()
+        let result = rig.recordings[0].waitUntilFinished()
+        print("freewheel, stalled writer: \(result.status.framesWritten) frames written, \(result.status.framesLost) lost")
+        #expect(result.status.framesLost == 0)
+        #expect(result.status.framesPadded == 0)
+        #expect(result.status.framesWritten == 400 * Self.block)
+        #expect(rig.host.freewheelWaitsAbandoned == 0)
+    }
+
+    @Test("the freewheel wait is what the sanitizer stops in a real-time region (so the test above it can fail)")
+    func sanitizerCatchesTheFreewheelWait() async {
+        guard RenderCycleRealtimeTests.sanitizerExpected else { return }
+        await #expect(processExitsWith: .exitCode(43)) {
+            let rig = try! GateRealtimeTests().rig("raw")
+            try! rig.record([.voice], bufferSeconds: 0.1)
+            rig.recordings[0].stallWriter(seconds: 30)
+            let mic = [Float](repeating: 0.1, count: GateRealtimeTests.block)
+            for _ in 0..<100 {
+                rtcheck_enter()
+                mic.withUnsafeBufferPointer { m in
+                    rig.render(mic: m.baseAddress!, far: m.baseAddress!, freewheeling: true)
+                }
+                rtcheck_exit()
+            }
+        }
+    }
+}
