@@ -153,7 +153,8 @@ final class PeerClient {
             "testpeer: played \(c.pointee.length) frames in \(c.pointee.playedCycles.load(ordering: .relaxed)) cycles of "
             + "\(c.pointee.smallestPeriod.load(ordering: .relaxed))-\(c.pointee.largestPeriod.load(ordering: .relaxed)) frames; "
             + "xruns \(c.pointee.xruns.load(ordering: .relaxed)); period changed at frame \(c.pointee.periodChangedAt.load(ordering: .relaxed))"
-            + (c.pointee.playsInFreewheel ? "; freewheel frames \(c.pointee.freewheelFrames.load(ordering: .relaxed))" : "")
+            + (c.pointee.playsInFreewheel
+                ? "; freewheel frames \(c.pointee.freewheelFrames.load(ordering: .relaxed))" : "")
     }
 
     /// The recording, interleaved, one channel per listened port (valid after `close()`).

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import VoiceFiles
 import VoiceCycle
+import VoiceFiles
 import VoiceHost
 import VoiceJACK
 import VoicePresets

@@ -61,7 +61,8 @@ extension LiveClientTests {
                 output.contains("take 1: recorded \(tap) to \(folder)/live-\(tap).wav"),
                 "\(tap): no take-1 line in:\n\(output)")
             #expect(
-                output.contains("live-\(tap).wav (wav:float, \(tap == "reference" ? 2 : 1) ch): \(freewheelFrames) frames")
+                output.contains(
+                    "live-\(tap).wav (wav:float, \(tap == "reference" ? 2 : 1) ch): \(freewheelFrames) frames")
                     && output.contains("lost 0, padded 0"), "\(tap): not \(freewheelFrames) frames, 0 lost:\n\(output)")
             #expect(!FileManager.default.fileExists(atPath: "\(folder)/live-\(tap)-take2.wav"))
         }

@@ -33,7 +33,9 @@ extension LiveClientTests {
             try transport(server, "locate \(frame)\n", in: folder)
             try transport(server, "play\n", in: folder)
             try #require(
-                poll(timeout: 20) { voicerack.output.contains("take \(take): recording from transport frame \(frame)") },
+                poll(timeout: 20) {
+                    voicerack.output.contains("take \(take): recording from transport frame \(frame)")
+                },
                 "roll \(take) did not start a take at frame \(frame):\n\(voicerack.output)")
             try transport(server, "stop\n", in: folder)
             try #require(

@@ -91,11 +91,14 @@ struct GateRealtimeTests {
         rig.recordings[0].stallWriter(seconds: 0.3)
         let mic = Signals.whiteNoise(count: Self.block, rms: 0.05, seed: 7)
         for _ in 0..<400 {
-            mic.withUnsafeBufferPointer { m in rig.render(mic: m.baseAddress!, far: m.baseAddress!, freewheeling: true) }
+            mic.withUnsafeBufferPointer { m in rig.render(mic: m.baseAddress!, far: m.baseAddress!, freewheeling: true)
+            }
         }
         rig.recordings[0].finishProducer()
         let result = rig.recordings[0].waitUntilFinished()
-        print("freewheel, stalled writer: \(result.status.framesWritten) frames written, \(result.status.framesLost) lost")
+        print(
+            "freewheel, stalled writer: \(result.status.framesWritten) frames written, \(result.status.framesLost) lost"
+        )
         #expect(result.status.framesLost == 0)
         #expect(result.status.framesPadded == 0)
         #expect(result.status.framesWritten == 400 * Self.block)
