@@ -63,19 +63,31 @@ struct GateRealtimeTests {
         }
     }
 
-    @Test("outside freewheel a stalled recorder loses frames and the cycle never waits (inside the region)")
-    func noWaitOutsideFreewheel() throws {
+    /// The raw preset recording the voice through a 0.1 s buffer whose writer stalls `seconds`,
+    /// and `cycles` cycles of noise rendered (freewheeling or not), those from `regionFrom` on
+    /// inside the sanitizer's region.
+    func renderWithStalledWriter(
+        seconds: Double, cycles: Int, freewheeling: Bool, regionFrom: Int = .max
+    ) throws -> CycleRig {
         let rig = try rig("raw")
         try rig.record([.voice], bufferSeconds: 0.1)
-        // Longer than the 400 cycles take, short enough not to hold up the rig's teardown.
-        rig.recordings[0].stallWriter(seconds: 2)
+        rig.recordings[0].stallWriter(seconds: seconds)
         let mic = Signals.whiteNoise(count: Self.block, rms: 0.05, seed: 6)
-        for cycle in 0..<400 {
-            let inRegion = cycle >= 20
+        for cycle in 0..<cycles {
+            let inRegion = cycle >= regionFrom
             if inRegion { rtcheck_enter() }
-            mic.withUnsafeBufferPointer { m in rig.render(mic: m.baseAddress!, far: m.baseAddress!) }
+            mic.withUnsafeBufferPointer { m in
+                rig.render(mic: m.baseAddress!, far: m.baseAddress!, freewheeling: freewheeling)
+            }
             if inRegion { rtcheck_exit() }
         }
+        return rig
+    }
+
+    @Test("outside freewheel a stalled recorder loses frames and the cycle never waits (inside the region)")
+    func noWaitOutsideFreewheel() throws {
+        // A stall longer than the 400 cycles take, short enough not to hold up the rig's teardown.
+        let rig = try renderWithStalledWriter(seconds: 2, cycles: 400, freewheeling: false, regionFrom: 20)
         // 400 cycles of 256 frames are 2.1 s; the buffer holds 0.1 s (at least 4 blocks of 4096).
         let lost = rig.framesLost
         print("outside freewheel, stalled writer: \(lost) of \(400 * Self.block) frames lost")
@@ -84,16 +96,9 @@ struct GateRealtimeTests {
 
     @Test("in freewheel the same stalled recorder is waited for: nothing is lost")
     func freewheelWaitsForTheRecorder() throws {
-        let rig = try rig("raw")
-        try rig.record([.voice], bufferSeconds: 0.1)
         // 0.3 s of stall: the cycle sleeps until the writer drains (outside any region: in
         // freewheel the process thread is not real-time).
-        rig.recordings[0].stallWriter(seconds: 0.3)
-        let mic = Signals.whiteNoise(count: Self.block, rms: 0.05, seed: 7)
-        for _ in 0..<400 {
-            mic.withUnsafeBufferPointer { m in rig.render(mic: m.baseAddress!, far: m.baseAddress!, freewheeling: true)
-            }
-        }
+        let rig = try renderWithStalledWriter(seconds: 0.3, cycles: 400, freewheeling: true)
         rig.recordings[0].finishProducer()
         let result = rig.recordings[0].waitUntilFinished()
         print(
@@ -109,17 +114,8 @@ struct GateRealtimeTests {
     func sanitizerCatchesTheFreewheelWait() async {
         guard RenderCycleRealtimeTests.sanitizerExpected else { return }
         await #expect(processExitsWith: .exitCode(43)) {
-            let rig = try! GateRealtimeTests().rig("raw")
-            try! rig.record([.voice], bufferSeconds: 0.1)
-            rig.recordings[0].stallWriter(seconds: 30)
-            let mic = [Float](repeating: 0.1, count: GateRealtimeTests.block)
-            for _ in 0..<100 {
-                rtcheck_enter()
-                mic.withUnsafeBufferPointer { m in
-                    rig.render(mic: m.baseAddress!, far: m.baseAddress!, freewheeling: true)
-                }
-                rtcheck_exit()
-            }
+            _ = try GateRealtimeTests().renderWithStalledWriter(
+                seconds: 30, cycles: 100, freewheeling: true, regionFrom: 0)
         }
     }
 }
