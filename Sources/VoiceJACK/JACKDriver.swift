@@ -155,5 +155,9 @@ public final class JACKDriver: AudioDriver, @unchecked Sendable {
         // The same for freewheel: the client hears of it (notification thread) before the
         // process thread does.
         jack_set_freewheel_callback(jackClient, freewheelChanged, Unmanaged.passUnretained(self).toOpaque())
+        // Only a cycle that follows the transport takes part in its start (a slow-sync client).
+        if context.pointee.cycle?.pointee.followsTransport == true {
+            jack_set_sync_callback(jackClient, transportSync, arg)
+        }
     }
 }

@@ -149,6 +149,13 @@ struct Run: ParsableCommand {
             valueName: "file"), completion: .file())
     var backing: String?
 
+    @Flag(
+        name: .long,
+        help:
+            "The backing track follows the JACK transport: it plays while the transport rolls, from the transport's frame (a locate moves it; the transport waits until the track is read ahead from there)."
+    )
+    var backingFollowsTransport = false
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -252,6 +259,11 @@ struct Run: ParsableCommand {
             request.logLevel = LogLevelChoice.parse(logLevel) ?? .info
             request.backingPath =
                 backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
+            if backingFollowsTransport && request.backingPath == nil {
+                throw HostError(
+                    .usage, "--backing-follows-transport: no backing track; give --backing FILE or the preset's backing.file")
+            }
+            request.backingFollowsTransport = backingFollowsTransport
             if let stream {
                 var settings = StreamSettings(url: stream)
                 settings.format = streamFormat

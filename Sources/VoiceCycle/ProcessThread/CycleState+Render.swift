@@ -34,7 +34,8 @@ extension CycleState {
                 speakerRight: io.speakerRight, frames: n)
             // The backing joins the speakers after ducking, so it is in the reference and the monitor.
             if let backing {
-                backing.pointee.play(into: io.speakerLeft, io.speakerRight, frames: n)
+                backing.pointee.play(
+                    into: io.speakerLeft, io.speakerRight, frames: n, rolling: io.transport.rolling)
                 backingPlayed = true
             }
             state.pointee.render(

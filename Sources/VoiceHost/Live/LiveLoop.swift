@@ -70,6 +70,7 @@ final class LiveLoop {
     /// Opens the first recordings, starts the backing reader and the driver, connects ports.
     func start() throws(HostError) {
         if let backing {
+            backing.source.pointee.followsTransport = request.backingFollowsTransport
             host.attachBacking(backing.source)
             backing.start()
         }
