@@ -261,7 +261,8 @@ struct Run: ParsableCommand {
                 backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
             if backingFollowsTransport && request.backingPath == nil {
                 throw HostError(
-                    .usage, "--backing-follows-transport: no backing track; give --backing FILE or the preset's backing.file")
+                    .usage,
+                    "--backing-follows-transport: no backing track; give --backing FILE or the preset's backing.file")
             }
             request.backingFollowsTransport = backingFollowsTransport
             if let stream {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VoiceFiles
+import VoiceTestSupport
 
 /// `voicerack run --record-on-transport`: a take per transport roll, each file stamped with the
 /// transport frame of its first sample (BWF `bext` time reference).
@@ -91,5 +92,61 @@ extension LiveClientTests {
             offset += 8 + size + (size & 1)
         }
         return nil
+    }
+}
+
+extension LiveClientTests {
+    @Test(
+        "a backing track that follows the transport plays each roll from the transport's frame, sample for sample",
+        .enabled(if: Tools.jackTransport != nil, "jack_transport (jackd2) is not installed; skipping"))
+    func backingFollowsTheTransport() throws {
+        let folder = try Self.recordingFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rate = 48_000
+        // A track whose every frame differs from its neighbours': a saw and a slow sine.
+        let saw = (0..<rate * 8).map { Float($0 % 1_000) / 2_000 }
+        let sine = (0..<rate * 8).map { Float(sin(Double($0) * 0.001) * 0.3) }
+        let track = try TestFiles.wav(folder + "/track.wav", [saw, sine], rate: rate)
+        let preset = folder + "/follow.toml"
+        try "base = \"raw\"\n\n[backing]\nlevel_db = 0\n".write(toFile: preset, atomically: true, encoding: .utf8)
+        let server = try JACKServer()
+        defer { server.stop() }
+        let (voicerack, _) = try launchRecordingClient(
+            on: server, preset: preset,
+            [
+                "--backing", track, "--backing-follows-transport", "--record-on-transport", "--record",
+                "reference=\(folder)/speakers.wav",
+            ])
+        defer { voicerack.stop(SIGKILL) }
+        // The second locate goes backwards: the track must follow there too.
+        let rolls = [144_000, 24_000]
+        for (index, frame) in rolls.enumerated() {
+            try transport(server, "locate \(frame)\n", in: folder)
+            try transport(server, "play\n", in: folder)
+            try #require(
+                poll(timeout: 20) {
+                    voicerack.output.contains("take \(index + 1): recording from transport frame \(frame)")
+                },
+                "roll \(index + 1):\n\(voicerack.output)")
+            try transport(server, "stop\n", in: folder)
+            try #require(
+                poll(timeout: 20) { voicerack.output.contains("take \(index + 2) armed") }, "\(voicerack.output)")
+        }
+        voicerack.send(SIGINT)
+        try #require(voicerack.waitForExit(timeout: 20) == 0, "voicerack:\n\(voicerack.output)")
+        #expect(voicerack.output.contains(", 0 frames underrun"), "\(voicerack.output)")
+
+        for (index, frame) in rolls.enumerated() {
+            let path = "\(folder)/speakers\(index == 0 ? "" : "-take\(index + 1)").wav"
+            let speakers = try AudioFileContents.read(path).channels
+            let compared = min(speakers[0].count, saw.count - frame)
+            var differing = 0
+            for i in 0..<compared where speakers[0][i] != saw[frame + i] || speakers[1][i] != sine[frame + i] {
+                differing += 1
+            }
+            print("\(path): roll from frame \(frame), \(compared) frames compared with the track, \(differing) differ")
+            #expect(compared > 0, "\(path) is empty")
+            #expect(differing == 0, "\(path): the track did not follow the transport to frame \(frame)")
+        }
     }
 }

@@ -2,6 +2,7 @@ import CRealtimeCheck
 import Foundation
 import Testing
 import VoiceCycle
+import VoiceEngine
 import VoiceFiles
 import VoicePresets
 import VoiceRecorder
@@ -117,5 +118,53 @@ struct GateRealtimeTests {
             _ = try GateRealtimeTests().renderWithStalledWriter(
                 seconds: 30, cycles: 100, freewheeling: true, regionFrom: 0)
         }
+    }
+
+    @Test("a backing track following the transport: the locate handshake and a roll inside the region")
+    func backingFollowingTheTransportIsRealtimeSafe() throws {
+        let rig = try rig("raw")
+        let source = UnsafeMutablePointer<BackingSource>.allocate(capacity: 1)
+        source.initialize(to: BackingSource(ringFrames: Self.rate, levelDB: 0, glideSamples: 960))
+        defer {
+            source.deinitialize(count: 1)
+            source.deallocate()
+        }
+        source.pointee.followsTransport = true
+        rig.host.attachBacking(source)
+        defer { rig.host.attachBacking(nil) }
+        let old = [Float](repeating: 0.5, count: 2 * Self.block * 4)
+        let new = [Float](repeating: 0.25, count: 2 * Self.block * 4)
+        _ = source.pointee.ring.write(old, old.count)
+        let silence = [Float](repeating: 0, count: Self.block)
+        func cycle(rolling: Bool) {
+            silence.withUnsafeBufferPointer { f in
+                rig.render(
+                    mic: f.baseAddress!, far: f.baseAddress!,
+                    transport: TransportPosition(rolling: rolling, frame: 4_800))
+            }
+        }
+        let state = rig.host.cycle
+        // Each step in the region is what the process thread does (sync callback, cycles); between
+        // them, outside it, what the reader thread does.
+        rtcheck_enter()
+        let asked = state.pointee.transportReady(atFrame: 4_800)
+        cycle(rolling: false)
+        rtcheck_exit()
+        #expect(!asked)
+        #expect(source.pointee.ring.available() == old.count, "stopped: the ring is not touched")
+        source.pointee.seekAccepted.store(4_800, ordering: .releasing)
+        rtcheck_enter()
+        let drained = state.pointee.transportReady(atFrame: 4_800)
+        rtcheck_exit()
+        #expect(!drained)
+        #expect(source.pointee.ring.available() == 0, "the old position's audio is thrown away")
+        _ = source.pointee.ring.write(new, new.count)
+        source.pointee.seekServed.store(4_800, ordering: .releasing)
+        rtcheck_enter()
+        let ready = state.pointee.transportReady(atFrame: 4_800)
+        cycle(rolling: true)
+        rtcheck_exit()
+        #expect(ready)
+        #expect(rig.speakerLeft[0] == 0.25 && rig.speakerLeft[Self.block - 1] == 0.25, "rolls from the new frame")
     }
 }
