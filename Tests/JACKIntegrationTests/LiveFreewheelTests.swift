@@ -69,6 +69,8 @@ extension LiveClientTests {
         #expect(output.contains("after \(freewheelFrames / 256) freewheel cycles"), "\(output)")
         #expect(output.contains("0 frames underrun"), "the backing track underran:\n\(output)")
         #expect(!output.contains("gave up waiting"), "\(output)")
+        // Entering and leaving freewheel is no gap in the timeline (the frame time races ahead).
+        #expect(!output.contains("frames not run"), "\(output)")
 
         func read(_ name: String) throws -> [[Float]] { try AudioFileContents.read("\(folder)/\(name).wav").channels }
         let liveMic = try read("live-mic")[0]
