@@ -28,21 +28,7 @@ extension LiveClientTests {
         #expect(voicerack.output.contains("take 1 armed: recording while the JACK transport rolls"))
 
         let rolls = [96_000, 480_000]
-        for (index, frame) in rolls.enumerated() {
-            let take = index + 1
-            // Locate first and roll from a second client: the locate has taken effect by then.
-            try transport(server, "locate \(frame)\n", in: folder)
-            try transport(server, "play\n", in: folder)
-            try #require(
-                poll(timeout: 20) {
-                    voicerack.output.contains("take \(take): recording from transport frame \(frame)")
-                },
-                "roll \(take) did not start a take at frame \(frame):\n\(voicerack.output)")
-            try transport(server, "stop\n", in: folder)
-            try #require(
-                poll(timeout: 20) { voicerack.output.contains("take \(take + 1) armed") },
-                "roll \(take) did not end its take:\n\(voicerack.output)")
-        }
+        for (index, frame) in rolls.enumerated() { try roll(index + 1, from: frame, on: server, voicerack, in: folder) }
         voicerack.send(SIGINT)
         try #require(voicerack.waitForExit(timeout: 20) == 0, "voicerack:\n\(voicerack.output)")
         print(voicerack.output.split(separator: "\n").filter { $0.contains("take") }.joined(separator: "\n"))
@@ -61,6 +47,22 @@ extension LiveClientTests {
         }
         // The take armed after the last roll never rolled: no third file.
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/voice-take3.wav"))
+    }
+
+    /// One roll with jack_transport: locates to `frame`, rolls until voicerack's take `take`
+    /// started there, stops, and waits until voicerack armed the next take. The locate and the
+    /// play come from two jack_transport runs, so the locate has taken effect before the roll.
+    func roll(_ take: Int, from frame: Int, on server: JACKServer, _ voicerack: ChildProcess, in folder: String) throws
+    {
+        try transport(server, "locate \(frame)\n", in: folder)
+        try transport(server, "play\n", in: folder)
+        try #require(
+            poll(timeout: 20) { voicerack.output.contains("take \(take): recording from transport frame \(frame)") },
+            "roll \(take) did not start a take at frame \(frame):\n\(voicerack.output)")
+        try transport(server, "stop\n", in: folder)
+        try #require(
+            poll(timeout: 20) { voicerack.output.contains("take \(take + 1) armed") },
+            "roll \(take) did not end its take:\n\(voicerack.output)")
     }
 
     /// Runs jack_transport on `server` with `commands` on its standard input (from a file in
@@ -120,18 +122,7 @@ extension LiveClientTests {
         defer { voicerack.stop(SIGKILL) }
         // The second locate goes backwards: the track must follow there too.
         let rolls = [144_000, 24_000]
-        for (index, frame) in rolls.enumerated() {
-            try transport(server, "locate \(frame)\n", in: folder)
-            try transport(server, "play\n", in: folder)
-            try #require(
-                poll(timeout: 20) {
-                    voicerack.output.contains("take \(index + 1): recording from transport frame \(frame)")
-                },
-                "roll \(index + 1):\n\(voicerack.output)")
-            try transport(server, "stop\n", in: folder)
-            try #require(
-                poll(timeout: 20) { voicerack.output.contains("take \(index + 2) armed") }, "\(voicerack.output)")
-        }
+        for (index, frame) in rolls.enumerated() { try roll(index + 1, from: frame, on: server, voicerack, in: folder) }
         voicerack.send(SIGINT)
         try #require(voicerack.waitForExit(timeout: 20) == 0, "voicerack:\n\(voicerack.output)")
         #expect(voicerack.output.contains(", 0 frames underrun"), "\(voicerack.output)")
