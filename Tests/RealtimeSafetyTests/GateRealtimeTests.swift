@@ -111,6 +111,21 @@ struct GateRealtimeTests {
         #expect(rig.host.freewheelWaitsAbandoned == 0)
     }
 
+    @Test("a consumer stuck for good holds one freewheel cycle 5 s, then the run drops as in real time")
+    func freewheelGivesUpOnAStuckConsumer() throws {
+        // Stalled 6 s: the first cycle that finds the buffer full waits 5 s and gives up; the
+        // rest of the 400 cycles drop without waiting.
+        let start = Date()
+        let rig = try renderWithStalledWriter(seconds: 6, cycles: 400, freewheeling: true)
+        let elapsed = Date().timeIntervalSince(start)
+        print(
+            "stuck writer in freewheel: \(rig.host.freewheelWaitsAbandoned) wait given up, \(rig.framesLost) frames lost"
+        )
+        #expect(rig.host.freewheelWaitsAbandoned == 1)
+        #expect(rig.framesLost > 0)
+        #expect(elapsed < 30, "more than one cycle waited")
+    }
+
     @Test("the freewheel wait is what the sanitizer stops in a real-time region (so the test above it can fail)")
     func sanitizerCatchesTheFreewheelWait() async {
         guard RenderCycleRealtimeTests.sanitizerExpected else { return }

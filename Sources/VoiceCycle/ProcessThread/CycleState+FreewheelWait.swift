@@ -20,20 +20,31 @@ extension CycleState {
     /// read ahead, polling every 0.5 ms (the writer threads poll their rings every 5 ms), for at
     /// most 5 s: a consumer stuck that long (a hung disk) is given up on, and the cycle drops as
     /// it would in real time (counted in `freewheelWaitsAbandoned`); that is well under JACK2's
-    /// 10 s freewheel driver timeout. Checked by @_noLocks like the rest of the cycle, except its
-    /// sleep. - Realtime: NOT safe (sleeps; freewheel only).
+    /// 10 s freewheel driver timeout. Returns false when it gave up (`render` then stops waiting
+    /// for the rest of the freewheel run). Checked by @_noLocks like the rest of the cycle, except
+    /// its sleep. - Realtime: NOT safe (sleeps; freewheel only).
     @_noLocks
-    func waitForConsumers(frames: Int) {
-        var waited = 0
+    func waitForConsumers(frames: Int) -> Bool {
+        var start = -1
         while !consumersReady(frames) {
-            guard waited < 5_000_000_000 else {  // ns
+            let now = Self.monotonicNanoseconds()
+            if start < 0 { start = now }
+            guard now &- start < 5_000_000_000 else {  // ns
                 freewheelWaitsAbandoned.add(1, ordering: .relaxed)
-                return
+                return false
             }
             // NOT real time: the one sleep of the process thread, reached only in freewheel.
             _ = _unsafePerformance { usleep(500) }  // µs
-            waited += 500_000
         }
+        return true
+    }
+
+    /// The monotonic clock in nanoseconds (the vDSO's: no system call). - Realtime: safe.
+    @inline(__always) @_noLocks
+    static func monotonicNanoseconds() -> Int {
+        var now = timespec()
+        _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
+        return now.tv_sec &* 1_000_000_000 &+ now.tv_nsec
     }
 
     /// True when nothing needs waiting for: the backing has `frames` ahead (or does not play)

@@ -25,7 +25,9 @@ extension CycleState {
             // NOT real time, on purpose: in freewheel there is no deadline, so the cycle waits
             // for the recorder and the backing reader instead of dropping or padding. Reachable
             // only while the driver freewheels (CycleState+FreewheelWait.swift).
-            waitForConsumers(frames: n)
+            if !freewheelWaitAbandoned { freewheelWaitAbandoned = !waitForConsumers(frames: n) }
+        } else {
+            freewheelWaitAbandoned = false
         }
         var backingPlayed = false
         if let state = takeEngine(n) {

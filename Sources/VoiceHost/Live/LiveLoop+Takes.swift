@@ -79,7 +79,7 @@ extension LiveLoop {
             let abandoned = host.freewheelWaitsAbandoned
             if abandoned > 0 {
                 out.log(
-                    "\(abandoned) freewheel cycles gave up waiting 5 s for a stuck recorder or backing reader",
+                    "a freewheel cycle gave up waiting 5 s for a stuck recorder, stream or backing reader (\(abandoned) in all); the rest of that run dropped frames as in real time",
                     level: .warning)
             }
         }
