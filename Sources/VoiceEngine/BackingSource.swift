@@ -49,6 +49,14 @@ public struct BackingSource: ~Copyable {
     public let underruns = Atomic<Int>(0)
     /// Frames taken from the ring (at the engine's rate).
     public let framesPlayed = Atomic<Int>(0)
+    /// Follow the JACK transport (BackingSource+Transport.swift); set before a driver starts.
+    public var followsTransport = false
+    /// The locate handshake (BackingSource+Transport.swift): transport frames at the engine's
+    /// rate, -1 for none yet.
+    public let seekTarget = Atomic<Int>(-1)
+    public let seekAccepted = Atomic<Int>(-1)
+    public let seekDrained = Atomic<Int>(-1)
+    public let seekServed = Atomic<Int>(-1)
 
     /// A source over a ring of `ringFrames` stereo frames at `levelDB`, gliding over
     /// `glideSamples`; `playing` false starts paused. - Realtime: never (allocates).
@@ -86,14 +94,32 @@ public struct BackingSource: ~Copyable {
     /// True while playing (not paused). - Realtime: any thread.
     public var isPlaying: Bool { playing.load(ordering: .relaxed) }
 
+    /// True when the next `frames` frames are read ahead, or need not be: paused, or the track
+    /// has ended. The freewheel wait polls it. - Realtime: safe.
+    @_noLocks
+    public func hasAhead(_ frames: Int) -> Bool {
+        if !playing.load(ordering: .relaxed) || finished.load(ordering: .acquiring) { return true }
+        return ring.available() >= 2 * min(frames, Self.maximumBlock)
+    }
+
     /// Renders the next `frames` frames into `left`/`right` and adds them to the speaker feed.
+    /// `rolling` is the transport's state this cycle; a track that follows the transport plays
+    /// only while it rolls and no locate is being served (silence otherwise, the ring untouched).
     ///
     /// - Realtime: safe; process thread (or the offline driver) only.
     @_noLocks
     public mutating func play(
-        into speakerLeft: UnsafeMutablePointer<Float>, _ speakerRight: UnsafeMutablePointer<Float>, frames: Int
+        into speakerLeft: UnsafeMutablePointer<Float>, _ speakerRight: UnsafeMutablePointer<Float>, frames: Int,
+        rolling: Bool = true
     ) {
         let n = min(frames, Self.maximumBlock)
+        if followsTransport && (!rolling || seeking()) {
+            for i in 0..<n {
+                left[i] = 0
+                right[i] = 0
+            }
+            return
+        }
         pull(n)
         for i in 0..<n {
             speakerLeft[i] += left[i]

@@ -71,10 +71,13 @@ public final class AudioFileStream {
     }
 
     /// Goes back to the first frame; throws when the file cannot seek.
-    public func rewind() throws(AudioFileError) {
-        guard sf_seek(file, 0, SEEK_SET) == 0 else {
+    public func rewind() throws(AudioFileError) { try seek(toFrame: 0) }
+
+    /// Goes to frame `frame` (from the start); throws when the file cannot seek there.
+    public func seek(toFrame frame: Int) throws(AudioFileError) {
+        guard sf_seek(file, sf_count_t(frame), SEEK_SET) == sf_count_t(frame) else {
             throw .readFailed(
-                path: path, reason: "cannot seek back to the start: " + String(cString: sf_strerror(file)))
+                path: path, reason: "cannot seek to frame \(frame): " + String(cString: sf_strerror(file)))
         }
     }
 }

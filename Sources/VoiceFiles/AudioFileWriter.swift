@@ -12,7 +12,8 @@ public final class AudioFileWriter {
     public let channels: Int
     /// The file's format.
     public let format: AudioFormat
-    private var file: OpaquePointer?
+    /// The open file (nil once closed); internal for the `bext` extension.
+    private(set) var file: OpaquePointer?
     /// Frames written so far.
     public private(set) var framesWritten = 0
     /// Device and inode of the file as opened, to notice it being deleted or replaced.

@@ -38,7 +38,7 @@ public final class BackingTrack: @unchecked Sendable {
     public let source: UnsafeMutablePointer<BackingSource>
 
     private let stream: AudioFileStream
-    private let resampler: StreamingResampler
+    private var resampler: StreamingResampler
     private var fileChunk: [Float]
     private var fileFrames = 0
     private var fileOffset = 0
@@ -50,6 +50,8 @@ public final class BackingTrack: @unchecked Sendable {
     private var pending: [Float] = []
     private var pendingOffset = 0
     private var ended = false
+    /// The last locate this reader accepted (transport frame at the engine's rate; -1 none).
+    private var acceptedSeek = -1
     private let stopRequested = Atomic<Bool>(false)
     private let threadDone = DispatchSemaphore(value: 0)
     private var threadRunning = false
@@ -118,6 +120,8 @@ public final class BackingTrack: @unchecked Sendable {
     public func refill() throws(HostError) {
         let start = threadCPUTime()
         defer { cpuSeconds += threadCPUTime() - start }
+        guard try followSeek() else { return }
+        defer { markSeekServed() }
         let ring = source.pointee.ring
         while !ended || pendingOffset < pending.count {
             if pendingOffset < pending.count {
@@ -129,6 +133,55 @@ public final class BackingTrack: @unchecked Sendable {
             }
             if !ended { try makePending() }
         }
+    }
+
+    /// The reader's side of a locate (BackingSource+Transport.swift): accepts a new target by
+    /// seeking the file there, then holds off writing until the process thread drained the ring.
+    /// Returns true when `refill` may write. - Realtime: never; reader thread.
+    private func followSeek() throws(HostError) -> Bool {
+        let s = source
+        let target = s.pointee.seekTarget.load(ordering: .acquiring)
+        guard target >= 0 else { return true }
+        if target != acceptedSeek {
+            try seek(toFrame: target)
+            acceptedSeek = target
+            // Release: the process thread drains only after this; nothing older follows.
+            s.pointee.seekAccepted.store(target, ordering: .releasing)
+            return false
+        }
+        return s.pointee.seekDrained.load(ordering: .acquiring) == target
+    }
+
+    /// Tells the process thread the ring holds the track from the accepted target, once filled.
+    private func markSeekServed() {
+        let s = source
+        guard acceptedSeek >= 0, s.pointee.seekDrained.load(ordering: .acquiring) == acceptedSeek,
+            s.pointee.seekServed.load(ordering: .relaxed) != acceptedSeek
+        else { return }
+        s.pointee.seekServed.store(acceptedSeek, ordering: .releasing)
+    }
+
+    /// Starts reading at `frame` (engine rate; modulo the track's length when it loops): drops
+    /// what was made ahead and starts a fresh resampler there.
+    private func seek(toFrame frame: Int) throws(HostError) {
+        let length = stream.frames
+        var fileFrame = Int((Double(frame) * Double(fileRate) / Double(sampleRate)).rounded())
+        if loops, length > 0 { fileFrame %= length }
+        pending = []
+        pendingOffset = 0
+        fileOffset = 0
+        fileFrames = 0
+        ended = false
+        inputEnded = false
+        source.pointee.finished.store(false, ordering: .relaxed)
+        do {
+            resampler = try StreamingResampler(channels: fileChannels, from: fileRate, to: sampleRate)
+            try stream.seek(toFrame: min(fileFrame, length))
+        } catch {
+            throw fail("cannot locate to frame \(frame): \(error)")
+        }
+        inputFramesRead = min(fileFrame, length)
+        outputFramesMade = Int((Double(inputFramesRead) * Double(sampleRate) / Double(fileRate)).rounded())
     }
 
     /// Resamples the next chunk into `pending` (stereo, interleaved); marks the end when done.

@@ -14,4 +14,9 @@ public struct DriverStatus: Sendable {
     /// size (PipeWire's JACK skips at least one cycle at each new quantum), and at how many sizes.
     public var framesMissedAtSizeChange = 0
     public var sizeChangesWithFramesMissed = 0
+    /// True while the server freewheels; how often it started to, and the cycles run so (not
+    /// counted in `cycle`, and their xruns not in `xruns`).
+    public var freewheeling = false
+    public var freewheelStarts = 0
+    public var freewheelCycles = 0
 }

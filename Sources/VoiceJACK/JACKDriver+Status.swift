@@ -33,13 +33,15 @@ extension JACKDriver {
     /// The figures now. Valid after `close()` too, except the DSP load (0 then).
     /// - Realtime: never; main thread.
     public func status() -> DriverStatus {
+        let c = context
         var status = DriverStatus(
-            xruns: context.pointee.xruns.load(ordering: .relaxed),
-            cpuLoad: closedOrShutDown ? 0 : jack_cpu_load(jackClient),
-            cycle: context.pointee.timing.figures(), framesMissed: context.pointee.framesMissed.load(ordering: .relaxed)
-        )
-        status.framesMissedAtSizeChange = context.pointee.framesMissedAtSizeChange.load(ordering: .relaxed)
-        status.sizeChangesWithFramesMissed = context.pointee.sizeChangesWithFramesMissed.load(ordering: .relaxed)
+            xruns: c.pointee.xruns.load(ordering: .relaxed), cpuLoad: closedOrShutDown ? 0 : jack_cpu_load(jackClient),
+            cycle: c.pointee.timing.figures(), framesMissed: c.pointee.framesMissed.load(ordering: .relaxed),
+            freewheeling: c.pointee.freewheeling.load(ordering: .relaxed),
+            freewheelStarts: c.pointee.freewheelStarts.load(ordering: .relaxed),
+            freewheelCycles: c.pointee.freewheelCycles.load(ordering: .relaxed))
+        status.framesMissedAtSizeChange = c.pointee.framesMissedAtSizeChange.load(ordering: .relaxed)
+        status.sizeChangesWithFramesMissed = c.pointee.sizeChangesWithFramesMissed.load(ordering: .relaxed)
         return status
     }
 

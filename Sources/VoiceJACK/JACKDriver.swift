@@ -137,7 +137,7 @@ public final class JACKDriver: AudioDriver, @unchecked Sendable {
         return done.wait(timeout: .now() + timeout) == .success
     }
 
-    /// Installs the process, xrun, shutdown, latency, sample-rate and buffer-size callbacks
+    /// Installs the process, xrun, shutdown, latency, sample-rate, buffer-size and freewheel callbacks
     /// (before activation).
     private func installCallbacks() {
         let arg = UnsafeMutableRawPointer(context)
@@ -152,5 +152,12 @@ public final class JACKDriver: AudioDriver, @unchecked Sendable {
         // the process thread, so an unretained reference is fine there (self outlives the
         // client: deinit closes it first).
         jack_set_buffer_size_callback(jackClient, bufferSizeChanged, Unmanaged.passUnretained(self).toOpaque())
+        // The same for freewheel: the client hears of it (notification thread) before the
+        // process thread does.
+        jack_set_freewheel_callback(jackClient, freewheelChanged, Unmanaged.passUnretained(self).toOpaque())
+        // Only a cycle that follows the transport takes part in its start (a slow-sync client).
+        if context.pointee.cycle?.pointee.followsTransport == true {
+            jack_set_sync_callback(jackClient, transportSync, arg)
+        }
     }
 }

@@ -57,6 +57,12 @@ public struct SampleRing: @unchecked Sendable {
         return n
     }
 
+    /// Throws away everything the ring holds now. Consumer only. - Realtime: safe.
+    @_noLocks
+    public func discardAll() {
+        indices.pointee.head.store(indices.pointee.tail.load(ordering: .acquiring), ordering: .releasing)
+    }
+
     /// Removes up to `count` samples into `destination`; returns how many there were. Consumer only.
     @_noLocks
     public func read(into destination: UnsafeMutablePointer<Float>, _ count: Int) -> Int {

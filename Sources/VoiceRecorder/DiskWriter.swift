@@ -16,6 +16,10 @@ final class DiskWriter: @unchecked Sendable {
     private var bytesInFile = 0
     private var lastSync = ProcessInfo.processInfo.systemUptime
     private let silence: [Float]
+    /// The time reference stamped by the producer, once applied to the first file (-1: not yet).
+    private var timeReference = -1
+    /// Frames in the files before the current one (a rotated file's time reference follows on).
+    private var framesBeforeFile = 0
     /// Files written so far (main thread reads after the thread ended, or under the mutex).
     let files = Mutex<[String]>([])
     let failure = Mutex<RecordingError?>(nil)
@@ -59,12 +63,24 @@ final class DiskWriter: @unchecked Sendable {
     private func drain() -> Bool {
         var any = false
         while let block = buffer.nextBlock() {
+            applyTimeReference()
             any = true
             padSilence(block.lostBefore)
             write(block.samples, frames: block.frames)
             buffer.release(block)
         }
         return any
+    }
+
+    /// Puts the producer's stamp in the file's `bext` time reference, once, before the first block
+    /// it belongs to is written (`RecordingSpec.timeReference`).
+    private func applyTimeReference() {
+        guard spec.timeReference, timeReference < 0 else { return }
+        // Acquire: pairs with the producer's release; the stamp precedes the block we hold.
+        let stamped = input.shared.pointee.timeReference.load(ordering: .acquiring)
+        guard stamped >= 0 else { return }
+        timeReference = stamped
+        file?.setTimeReference(UInt64(stamped + framesBeforeFile))
     }
 
     private func isStalled() -> Bool {
@@ -111,12 +127,17 @@ final class DiskWriter: @unchecked Sendable {
     /// Closes the current file and opens the next in the numbered series.
     private func rotate() {
         close()
+        framesBeforeFile = input.shared.pointee.framesWritten.load(ordering: .relaxed)
         fileIndex += 1
         let path = spec.rotatedPath(fileIndex)
         do {
             let next = try AudioFileWriter(
                 path: path, format: spec.format, sampleRate: spec.sampleRate, channels: spec.channels)
             next.limitCrashLoss()
+            if spec.timeReference {
+                next.reserveTimeReference()
+                if timeReference >= 0 { next.setTimeReference(UInt64(timeReference + framesBeforeFile)) }
+            }
             file = next
             bytesInFile = 0
             files.withLock { $0.append(path) }

@@ -84,6 +84,29 @@ public struct RecorderInput: @unchecked Sendable {
         shared.pointee.framesLost.add(frames, ordering: .relaxed)
     }
 
+    /// Stamps the timeline position of the next frame written (the JACK transport frame), which
+    /// the writer puts in the file's time reference (`RecordingSpec.timeReference`). Only the
+    /// first stamp counts. - Realtime: safe (one compare-exchange).
+    @_noLocks
+    public func stampTimeReference(_ position: Int) {
+        // Release: pairs with the writer's acquire, before it sees the block holding this frame.
+        _ = shared.pointee.timeReference.compareExchange(
+            expected: -1, desired: max(0, position), ordering: .releasing)
+    }
+
+    /// True when `frames` frames can be written now without loss, or need not be (the recording
+    /// finished, failed or was asked to stop: `write` drops them anyway). The process thread in
+    /// freewheel, which may wait, polls it. - Realtime: safe.
+    @_noLocks
+    public func hasRoom(for frames: Int) -> Bool {
+        if producer.pointee.finished || shared.pointee.failed.load(ordering: .relaxed)
+            || shared.pointee.stopRequested.load(ordering: .relaxed)
+        {
+            return true
+        }
+        return canAccept(frames)
+    }
+
     /// True when `frames` frames fit without loss right now. The offline driver, which may wait,
     /// polls it before writing; the process thread never needs it. - Realtime: safe.
     @_noLocks

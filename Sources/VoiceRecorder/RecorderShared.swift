@@ -21,6 +21,9 @@ struct RecorderShared: ~Copyable {
     let framesWritten = Atomic<Int>(0)
     /// Frames of silence the writer wrote in place of lost frames.
     let framesPadded = Atomic<Int>(0)
+    /// Producer → writer: the timeline position (e.g. the JACK transport frame) of the first frame
+    /// written, for the file's time reference; -1 while none was stamped.
+    let timeReference = Atomic<Int>(-1)
     /// Test hook: the writer does nothing until this uptime (nanoseconds); 0 = not stalled.
     let stalledUntil = Atomic<UInt64>(0)
 }

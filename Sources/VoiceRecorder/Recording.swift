@@ -40,6 +40,8 @@ public final class Recording: @unchecked Sendable {
             throw RecordingError(path: spec.path, message: error.description, beforeStart: true)
         }
         first.limitCrashLoss()
+        // Before any frame: libsndfile accepts a bext chunk only then (the writer fills it in).
+        if spec.timeReference { first.reserveTimeReference() }
         buffer = BlockBuffer(channels: spec.channels, blockFrames: spec.blockFrames, blockCount: spec.blockCount)
         input = buffer.input
         writer = DiskWriter(spec: spec, buffer: buffer, firstFile: first)

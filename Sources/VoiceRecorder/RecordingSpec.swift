@@ -22,6 +22,10 @@ public struct RecordingSpec: Sendable {
     public var maximumFileBytes: Int?
     /// Seconds between forced flushes to the disk (fsync), bounding what a power cut loses.
     public var syncInterval: Double = 1
+    /// Reserve a BWF `bext` chunk and fill its time reference with the position the producer
+    /// stamps (`RecorderInput.stampTimeReference`), where the container has one (WAV, WAVEX,
+    /// RF64); other containers ignore it.
+    public var timeReference = false
 
     public init(path: String, format: AudioFormat, sampleRate: Int, channels: Int) {
         self.path = path

@@ -26,8 +26,11 @@ extension PlaybackContext {
         guard let micOut = portBuffer(ports.mic, frames), let leftOut = portBuffer(ports.farLeft, frames),
             let rightOut = portBuffer(ports.farRight, frames)
         else { return }
+        let inFreewheel = freewheeling.load(ordering: .acquiring)
+        if inFreewheel { freewheelFrames.add(n, ordering: .relaxed) }
         // Acquire: pairs with the main thread's release once the connections are made.
-        let p = started.load(ordering: .acquiring) ? position.load(ordering: .relaxed) : length
+        let playing = started.load(ordering: .acquiring) && (!playsInFreewheel || inFreewheel)
+        let p = playing ? position.load(ordering: .relaxed) : length
         let count = max(0, min(n, length - p))
         for i in 0..<count {
             micOut[i] = mic[p + i]
@@ -73,6 +76,11 @@ private func portBuffer(_ port: OpaquePointer, _ frames: jack_nframes_t) -> Unsa
 func peerXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
     arg?.assumingMemoryBound(to: PlaybackContext.self).pointee.xruns.add(1, ordering: .relaxed)
     return 0
+}
+
+/// Notes the server starting or stopping to freewheel (notification thread; one atomic store).
+func peerFreewheel(_ starting: Int32, _ arg: UnsafeMutableRawPointer?) {
+    arg?.assumingMemoryBound(to: PlaybackContext.self).pointee.freewheeling.store(starting != 0, ordering: .releasing)
 }
 
 /// Notes a server shutdown; async-signal-safe as JACK asks (one atomic store).

@@ -55,11 +55,13 @@ final class PeerClient {
                 ports: PeerPorts(
                     mic: micPort, farLeft: left, farRight: right, listened: listened, listenedCount: inputs.count),
                 mic: mic,
-                farLeft: far.first ?? [], farRight: far.count > 1 ? far[1] : (far.first ?? []), length: length))
+                farLeft: far.first ?? [], farRight: far.count > 1 ? far[1] : (far.first ?? []), length: length,
+                freewheel: options.freewheel))
         let arg = UnsafeMutableRawPointer(context)
         jack_set_process_callback(opened, peerProcess, arg)
         jack_set_xrun_callback(opened, peerXrun, arg)
         jack_on_info_shutdown(opened, peerShutdown, arg)
+        jack_set_freewheel_callback(opened, peerFreewheel, arg)
     }
 
     /// The peer's input port that records `targetPort`: `voice` for voice_out (the historical
@@ -111,6 +113,10 @@ final class PeerClient {
         let c = context
         c.pointee.started.store(true, ordering: .releasing)
         let deadline = Date().addingTimeInterval(timeout)
+        if c.pointee.playsInFreewheel {
+            guard jack_set_freewheel(client, 1) == 0 else { throw PeerFailure(69, "the server refused to freewheel") }
+        }
+        defer { if c.pointee.playsInFreewheel { endFreewheel(deadline: deadline) } }
         while c.pointee.position.load(ordering: .acquiring) < c.pointee.length {
             if c.pointee.serverShutDown.load(ordering: .acquiring) {
                 throw PeerFailure(69, "the JACK server shut down during playback")
@@ -123,6 +129,12 @@ final class PeerClient {
             }
             usleep(10_000)
         }
+    }
+
+    /// Stops freewheeling and waits (until `deadline`) for the server to say it stopped.
+    private func endFreewheel(deadline: Date) {
+        jack_set_freewheel(client, 0)
+        while context.pointee.freewheeling.load(ordering: .acquiring), Date() < deadline { usleep(10_000) }
     }
 
     /// Deactivates and closes the client. Idempotent. After this the process thread is gone and
@@ -141,6 +153,8 @@ final class PeerClient {
             "testpeer: played \(c.pointee.length) frames in \(c.pointee.playedCycles.load(ordering: .relaxed)) cycles of "
             + "\(c.pointee.smallestPeriod.load(ordering: .relaxed))-\(c.pointee.largestPeriod.load(ordering: .relaxed)) frames; "
             + "xruns \(c.pointee.xruns.load(ordering: .relaxed)); period changed at frame \(c.pointee.periodChangedAt.load(ordering: .relaxed))"
+            + (c.pointee.playsInFreewheel
+                ? "; freewheel frames \(c.pointee.freewheelFrames.load(ordering: .relaxed))" : "")
     }
 
     /// The recording, interleaved, one channel per listened port (valid after `close()`).

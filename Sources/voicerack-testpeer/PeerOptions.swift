@@ -23,18 +23,23 @@ struct PeerOptions {
     var tail = 0.5
     /// Seconds the whole run may take before the peer gives up (exit 70).
     var timeout = 120.0
+    /// Play only while the server freewheels, and make it freewheel for the whole playback
+    /// (`jack_set_freewheel`), so the scenario is rendered faster than real time.
+    var freewheel = false
 
     static let usage = """
         usage: voicerack-testpeer --target CLIENT --mic MIC.wav --ref REF.wav --out OUT.wav
                                   [--server NAME] [--name NAME] [--tail SECONDS] [--timeout SECONDS]
-                                  [--listen PORT,PORT...]
+                                  [--listen PORT,PORT...] [--freewheel]
 
         Plays MIC into CLIENT:mic_in and REF into CLIENT:far_in_L/R from one process callback (the
         same cycle feeds both), records CLIENT:voice_out into OUT from the cycle playback starts,
         and exits once MIC/REF plus the tail have been played. OUT frame n was recorded in the
         cycle that played input frame n. --listen records other output ports of CLIENT instead
         (default voice_out; e.g. voice_out,monitor_out_L,speaker_out_L), one channel each in that
-        order, all sample-aligned the same way. Exit codes: 0 ok, 64 usage, 65 bad input, 69 JACK server
+        order, all sample-aligned the same way. --freewheel makes the server freewheel from the
+        first played frame until every frame was played, and plays only while it freewheels; the
+        report then gives the frames of every cycle run freewheeling. Exit codes: 0 ok, 64 usage, 65 bad input, 69 JACK server
         unavailable or gone, 70 timeout, 73 OUT cannot be written.
         """
 
@@ -60,6 +65,7 @@ struct PeerOptions {
             case "--out": outPath = try value(flag)
             case "--tail": tail = try seconds(flag)
             case "--timeout": timeout = try seconds(flag)
+            case "--freewheel": freewheel = true
             case "--listen":
                 listen = try value(flag).split(separator: ",").map(String.init)
                 guard (1...PeerPorts.maxListened).contains(listen.count) else {

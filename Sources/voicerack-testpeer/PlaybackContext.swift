@@ -52,9 +52,16 @@ struct PlaybackContext: ~Copyable, @unchecked Sendable {
     let xruns = Atomic<Int>(0)
     /// Set when the server shut down or threw the client out.
     let serverShutDown = Atomic<Bool>(false)
+    /// `--freewheel`: play only while the server freewheels.
+    let playsInFreewheel: Bool
+    /// True while the server freewheels (freewheel callback, notification thread).
+    let freewheeling = Atomic<Bool>(false)
+    /// Frames of every cycle run while freewheeling (the played ones and any after them).
+    let freewheelFrames = Atomic<Int>(0)
 
-    init(ports: PeerPorts, mic: [Float], farLeft: [Float], farRight: [Float], length: Int) {
+    init(ports: PeerPorts, mic: [Float], farLeft: [Float], farRight: [Float], length: Int, freewheel: Bool) {
         self.ports = ports
+        playsInFreewheel = freewheel
         self.length = length
         func preload(_ samples: [Float]) -> UnsafeMutablePointer<Float> {
             let p = UnsafeMutablePointer<Float>.allocate(capacity: length)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VoiceControl
+import VoiceCycle
 import VoiceFiles
 import VoiceHost
 import VoiceJACK
@@ -112,6 +113,17 @@ struct Run: ParsableCommand {
             which carries a random token. Example: voicerack run --web 8080, then open the printed \
             http://127.0.0.1:8080/?token=... address.
 
+            Freewheel and transport: --record-on-freewheel records only while the server \
+            freewheels (render a session faster than real time: start voicerack, then \
+            `jack_freewheel 1`, and `jack_freewheel 0` when done); nothing is lost, since the \
+            recorder and the backing track are waited for (there is no deadline in freewheel), and \
+            xrun and overrun counts pause. --record-on-transport records only while the JACK \
+            transport rolls. Either way each run or roll is a take of its own: NAME.wav, \
+            NAME-take2.wav, ...; WAV, WAVEX and RF64 takes carry the transport frame of their first \
+            sample as their BWF time reference. The files of the next take are opened when a take \
+            ends; a roll that starts within a few tenths of a second of the last stop begins its \
+            take late (the time reference still names its first sample).
+
             Exits with 69 when the JACK server is not running or shuts down (recordings are \
             finalised first).
             """)
@@ -136,6 +148,20 @@ struct Run: ParsableCommand {
             "When the JACK server goes away, finalise the recordings, wait for it to come back and go on with the same ports and connections, recording into new files (NAME-take2.wav, ...). Without it voicerack exits 69."
     )
     var waitForServer = false
+
+    @Flag(
+        name: .long,
+        help:
+            "Record (--record) only while the JACK server freewheels, as jack_capture -jf does: start voicerack, then freewheel the session (jack_freewheel 1) to render it through voicerack faster than real time. Nothing is dropped meanwhile: the recorder and the backing track are waited for. Each freewheel run is a take of its own (NAME.wav, NAME-take2.wav, ...), and starts from a freshly built engine, so the take equals `voicerack process` of what was played."
+    )
+    var recordOnFreewheel = false
+
+    @Flag(
+        name: .long,
+        help:
+            "Record (--record) only while the JACK transport rolls: a take per roll (NAME.wav, NAME-take2.wav, ...), each WAV/RF64 stamped with the transport frame of its first sample (the BWF bext time reference)."
+    )
+    var recordOnTransport = false
 
     @Option(
         name: .long,
@@ -185,6 +211,13 @@ struct Run: ParsableCommand {
             valueName: "file"), completion: .file())
     var backing: String?
 
+    @Flag(
+        name: .long,
+        help:
+            "The backing track follows the JACK transport: it plays while the transport rolls, from the transport's frame (a locate moves it; the transport waits until the track is read ahead from there)."
+    )
+    var backingFollowsTransport = false
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -222,6 +255,14 @@ struct Run: ParsableCommand {
             throw ValidationError("--osc \(osc) is not a UDP port; use 1-65535 (0: any free port, printed at start)")
         }
         if osc == nil, oscHost != "127.0.0.1" { throw ValidationError("--osc-host needs --osc PORT") }
+        if recordOnFreewheel && recordOnTransport {
+            throw ValidationError("--record-on-freewheel and --record-on-transport exclude each other; give one")
+        }
+        if (recordOnFreewheel || recordOnTransport) && record.isEmpty {
+            throw ValidationError(
+                "--record-on-\(recordOnFreewheel ? "freewheel" : "transport") says when to record; give what with --record FILE or --record TAP=FILE"
+            )
+        }
         guard recordBuffer >= 0.1, recordBuffer <= 600 else {
             throw ValidationError("--record-buffer \(recordBuffer) is out of range; use 0.1-600 seconds")
         }
@@ -250,6 +291,7 @@ struct Run: ParsableCommand {
                 presetName: loaded.name)
             request.autoConnect = !noAutoConnect
             request.waitForServer = waitForServer
+            request.recordingGate = recordOnFreewheel ? .freewheel : recordOnTransport ? .transport : .always
             request.recording = recording
             request.presetArgument = preset
             request.control = control
@@ -260,6 +302,12 @@ struct Run: ParsableCommand {
             }
             request.backingPath =
                 backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
+            if backingFollowsTransport && request.backingPath == nil {
+                throw HostError(
+                    .usage,
+                    "--backing-follows-transport: no backing track; give --backing FILE or the preset's backing.file")
+            }
+            request.backingFollowsTransport = backingFollowsTransport
             if let (settings, tap) = streaming.settings(loaded.configuration) {
                 request.stream = settings
                 request.streamTap = tap

@@ -12,16 +12,18 @@ enum TestPeer {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
-    /// Starts the peer on `server` playing `mic` and `ref` into `target`, recording to `out`.
-    static func start(server: JACKServer, target: String, mic: String, ref: String, out: String) throws -> ChildProcess
-    {
+    /// Starts the peer on `server` playing `mic` and `ref` into `target`, recording to `out`,
+    /// with `extra` arguments (e.g. `--freewheel`).
+    static func start(
+        server: JACKServer, target: String, mic: String, ref: String, out: String, extra: [String] = []
+    ) throws -> ChildProcess {
         let binary = try #require(executable, "voicerack-testpeer was not built next to voicerack")
         return try ChildProcess(
             binary,
             [
                 "--server", server.name, "--target", target, "--mic", mic, "--ref", ref, "--out", out, "--tail", "0.5",
                 "--timeout", "90",
-            ],
+            ] + extra,
             environment: Tools.environment)
     }
 
@@ -45,6 +47,12 @@ enum TestPeer {
     /// The xruns the peer saw while it ran, from the report line.
     static func xruns(_ output: String) -> Int? {
         guard let range = output.range(of: "; xruns ") else { return nil }
+        return Int(output[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// The frames of every cycle the peer ran while the server freewheeled (`--freewheel`).
+    static func freewheelFrames(_ output: String) -> Int? {
+        guard let range = output.range(of: "; freewheel frames ") else { return nil }
         return Int(output[range.upperBound...].prefix { $0.isNumber })
     }
 

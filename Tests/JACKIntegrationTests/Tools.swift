@@ -12,6 +12,7 @@ enum Tools {
     static let jackCapture = which("jack_capture")
     static let jackBufsize = which("jack_bufsize")
     static let jackSimpleClient = which("jack_simple_client")
+    static let jackTransport = which("jack_transport")
     static let tmux = which("tmux")
 
     /// True when the integration tests can run at all.

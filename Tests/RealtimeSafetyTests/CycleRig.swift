@@ -16,7 +16,7 @@ final class CycleRig {
     /// before the engine for it was built).
     let frames: Int
     let buffers: [UnsafeMutablePointer<Float>]
-    private var recordings: [Recording] = []
+    private(set) var recordings: [Recording] = []
     private let folder: String
 
     init(
@@ -46,13 +46,16 @@ final class CycleRig {
         for b in buffers { b.deallocate() }
     }
 
-    /// Records `taps` (float WAV in a temporary folder) from the next cycle on.
-    func record(_ taps: [Tap]) throws {
+    /// Records `taps` (float WAV in a temporary folder) from the next cycle on, each buffering
+    /// `bufferSeconds` while its writer is slow, with a BWF time reference if asked.
+    func record(_ taps: [Tap], bufferSeconds: Double = 10, timeReference: Bool = false) throws {
         let rate = host.sampleRate
         for tap in taps {
-            let spec = RecordingSpec(
+            var spec = RecordingSpec(
                 path: "\(folder)/\(tap.rawValue).wav", format: try AudioFormat(parsing: "wav"), sampleRate: rate,
                 channels: tap.channels)
+            spec.bufferSeconds = bufferSeconds
+            spec.timeReference = timeReference
             recordings.append(try Recording(spec: spec))
         }
         precondition(host.route(zip(taps, recordings).map { TapRoute(tap: $0, input: $1.input) }))
@@ -61,12 +64,17 @@ final class CycleRig {
     /// Frames each recording lost (the writer did not keep up: never expected here).
     var framesLost: Int { recordings.reduce(0) { $0 + $1.status.framesLost } }
 
-    /// One cycle: `mic[at...]` and the far end `far[at...]` on both channels. - Realtime: safe.
+    /// One cycle: `mic[at...]` and the far end `far[at...]` on both channels, freewheeling or not,
+    /// at a transport position. - Realtime: safe (outside freewheel).
     @inline(__always)
-    func render(mic: UnsafePointer<Float>, far: UnsafePointer<Float>) {
+    func render(
+        mic: UnsafePointer<Float>, far: UnsafePointer<Float>, freewheeling: Bool = false,
+        transport: TransportPosition = TransportPosition()
+    ) {
         let io = CycleIO(
             mic: mic, farLeft: far, farRight: far, voice: buffers[0], speakerLeft: buffers[1], speakerRight: buffers[2],
-            monitorLeft: buffers[3], monitorRight: buffers[4], frames: frames)
+            monitorLeft: buffers[3], monitorRight: buffers[4], frames: frames, freewheeling: freewheeling,
+            transport: transport)
         host.cycle.pointee.render(io)
     }
 

@@ -21,7 +21,7 @@ public protocol AudioDriver: AnyObject {
 /// The session side a driver drives: the cycle its process thread renders, and where it reports
 /// a new block size.
 ///
-/// - Realtime: `cycle` is read once at start; `blockSizeChanged` is called on the driver's
+/// - Realtime: `cycle` is read once at start; `blockSizeChanged` and `freewheelChanged` are called on the driver's
 ///   notification thread (never its process thread) and may allocate.
 public protocol DriverClient: AnyObject, Sendable {
     /// The cycle to render, at a stable address for the client's lifetime.
@@ -29,6 +29,10 @@ public protocol DriverClient: AnyObject, Sendable {
     /// The driver's cycles are `frames` long from now on. Returns at once: the client follows
     /// on its own thread and renders the new cycles with its current engine until then.
     func blockSizeChanged(to frames: Int)
+    /// The driver starts (true) or stops (false) running faster than real time (JACK's
+    /// freewheel). Called on its notification thread, before the first such cycle and after the
+    /// last; the cycles themselves see `CycleIO.freewheeling`.
+    func freewheelChanged(_ freewheeling: Bool)
 }
 
 /// Why a driver could not open or start, in words for the user.

@@ -46,6 +46,8 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
     let engineBuilder = DispatchQueue(label: "voicerack-engine-builder")
     /// The block size the driver announced last (the builder follows the latest).
     let requestedBlockSize = Atomic<Int>(0)
+    /// Swap in a fresh engine when the driver starts freewheeling (`freewheelChanged`).
+    let freshEngineOnFreewheel = Atomic<Bool>(false)
 
     /// Builds the engine for `blockSize`-frame cycles. - Realtime: never.
     public init(

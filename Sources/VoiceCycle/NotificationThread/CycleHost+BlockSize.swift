@@ -26,6 +26,23 @@ extension CycleHost {
         // A build the driver queued earlier follows this size too.
         requestedBlockSize.store(blockSize, ordering: .relaxed)
         if engine.withLock({ $0.engine.plan.blockSize == blockSize }) { return }
+        installFreshEngine(blockSize: blockSize)
+    }
+
+    /// The driver starts (true) or stops freewheeling. With `freshEngineOnFreewheel`, a fresh
+    /// engine is swapped in before the first freewheel cycle, so a freewheel render starts from
+    /// the state `voicerack process` starts from and gives the same samples, whatever ran before.
+    ///
+    /// - Realtime: never. JACK2 calls it on its notification thread and waits for it before it
+    ///   starts the freewheel cycles (so no cycle runs meanwhile).
+    public func freewheelChanged(_ freewheeling: Bool) {
+        guard freewheeling, freshEngineOnFreewheel.load(ordering: .relaxed) else { return }
+        installFreshEngine(blockSize: engine.withLock { $0.engine.plan.blockSize })
+    }
+
+    /// Builds an engine for `blockSize` from the running configuration (live changes and the
+    /// delay seed included) and swaps it in, freeing the old one here.
+    func installFreshEngine(blockSize: Int) {
         let built = engine.withLock { $0.configuration }
         let fresh: VoiceEngine
         do {
@@ -45,6 +62,10 @@ extension CycleHost {
             }
             // Live changes made while the engine was built reach it as messages.
             fresh.post(built.liveUpdate(to: current.configuration).messages)
+            if current.postedSeed >= 0 {
+                fresh.seedReferenceDelay(samples: current.postedSeed)
+                current.seededEngine = ObjectIdentifier(fresh)
+            }
             // The old engine is released here, on this thread, when `current` is overwritten.
             current.engine = fresh
             // Also the tuning tap's delay: the process thread reads it every cycle, so the tap

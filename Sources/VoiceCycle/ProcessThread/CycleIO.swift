@@ -22,13 +22,20 @@ public struct CycleIO: BitwiseCopyable {
     /// rendered (the process was stopped or held up past a whole period); recordings pad them
     /// with silence. 0 normally.
     public var framesMissed: Int
+    /// True while the driver runs faster than real time (JACK's freewheel): no deadline holds,
+    /// so the cycle waits for its consumers instead of dropping (`waitForConsumers`).
+    public var freewheeling: Bool
+    /// The driver's transport this cycle (JACK's): whether it rolls, and its frame at the cycle's
+    /// first sample. Stopped at 0 for drivers without one.
+    public var transport: TransportPosition
 
     @inlinable @_noLocks
     public init(
         mic: UnsafePointer<Float>, farLeft: UnsafePointer<Float>, farRight: UnsafePointer<Float>,
         voice: UnsafeMutablePointer<Float>, speakerLeft: UnsafeMutablePointer<Float>,
         speakerRight: UnsafeMutablePointer<Float>, monitorLeft: UnsafeMutablePointer<Float>,
-        monitorRight: UnsafeMutablePointer<Float>, frames: Int, framesMissed: Int = 0
+        monitorRight: UnsafeMutablePointer<Float>, frames: Int, framesMissed: Int = 0, freewheeling: Bool = false,
+        transport: TransportPosition = TransportPosition()
     ) {
         self.mic = mic
         self.farLeft = farLeft
@@ -40,6 +47,8 @@ public struct CycleIO: BitwiseCopyable {
         self.monitorRight = monitorRight
         self.frames = frames
         self.framesMissed = framesMissed
+        self.freewheeling = freewheeling
+        self.transport = transport
     }
 
     /// `frames` samples of every buffer from `offset` on (a piece of this cycle); the piece
@@ -49,6 +58,23 @@ public struct CycleIO: BitwiseCopyable {
         CycleIO(
             mic: mic + offset, farLeft: farLeft + offset, farRight: farRight + offset, voice: voice + offset,
             speakerLeft: speakerLeft + offset, speakerRight: speakerRight + offset, monitorLeft: monitorLeft + offset,
-            monitorRight: monitorRight + offset, frames: frames, framesMissed: offset == 0 ? framesMissed : 0)
+            monitorRight: monitorRight + offset, frames: frames, framesMissed: offset == 0 ? framesMissed : 0,
+            freewheeling: freewheeling,
+            transport: TransportPosition(rolling: transport.rolling, frame: transport.frame + (transport.rolling ? offset : 0)))
     }
+}
+
+/// Where a driver's transport stands at a cycle's first sample. - Realtime: safe (a POD value).
+public struct TransportPosition: BitwiseCopyable, Sendable {
+    /// True while the transport rolls.
+    public var rolling: Bool
+    /// The transport frame of the cycle's first sample.
+    public var frame: Int
+
+    @inlinable @_noLocks
+    public init(rolling: Bool = false, frame: Int = 0) {
+        self.rolling = rolling
+        self.frame = frame
+    }
+
 }

@@ -22,6 +22,14 @@ extension CycleState {
     /// - Realtime: safe; the driver's process thread only.
     @_noLocks
     public mutating func render(_ io: CycleIO) {
+        if io.freewheeling {
+            // NOT real time, on purpose: in freewheel there is no deadline, so the cycle waits
+            // for the recorder and the backing reader instead of dropping or padding. Reachable
+            // only while the driver freewheels (CycleState+FreewheelWait.swift).
+            if !freewheelWaitAbandoned { freewheelWaitAbandoned = !waitForConsumers(frames: io.frames) }
+        } else {
+            freewheelWaitAbandoned = false
+        }
         var backingPlayed = false
         if let state = takeEngine() {
             let block = state.pointee.plan.blockSize
@@ -50,7 +58,7 @@ extension CycleState {
             farLeft: io.farLeft, farRight: io.farRight, speakerLeft: io.speakerLeft, speakerRight: io.speakerRight,
             frames: n)
         // The backing joins the speakers after ducking, so it is in the reference and the monitor.
-        backing?.pointee.play(into: io.speakerLeft, io.speakerRight, frames: n)
+        backing?.pointee.play(into: io.speakerLeft, io.speakerRight, frames: n, rolling: io.transport.rolling)
         state.pointee.render(
             mic: io.mic, farLeft: io.speakerLeft, farRight: io.speakerRight, voice: io.voice, frames: n)
         state.pointee.mixMonitor(
@@ -103,6 +111,10 @@ extension CycleState {
         // Acquire pairs with the main thread's release when it installed the set.
         guard let token = routeSlot.exchange(nil, ordering: .acquiring) else { return }
         let routes = token.assumingMemoryBound(to: TapRoutes.self)
+        guard routes.pointee.admit(io, gate: recordingGate.load(ordering: .relaxed)) else {
+            routeSlot.store(token, ordering: .releasing)
+            return
+        }
         let backing = backingPlayed ? self.backing : nil
         routes.pointee.record(
             mic: io.mic, speakerLeft: io.speakerLeft, speakerRight: io.speakerRight, voice: io.voice,

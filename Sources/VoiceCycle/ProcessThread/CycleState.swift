@@ -48,6 +48,15 @@ public struct CycleState: ~Copyable, @unchecked Sendable {
     public let mutedTalking = Atomic<Bool>(false)
     /// "Talking while muted" events so far (each phrase into the mute counts once).
     public let mutedTalkEvents = Atomic<Int>(0)
+    /// When the recordings are fed (`RecordingGate` raw value), set by the control side.
+    let recordingGate = Atomic<Int>(RecordingGate.always.rawValue)
+    /// Freewheel cycles whose consumers had no room after `freewheelWaitLimit` of waiting (the
+    /// writer is stuck); they then drop as in real time.
+    public let freewheelWaitsAbandoned = Atomic<Int>(0)
+    /// A wait was given up in this freewheel run: the rest of it drops as in real time, so a
+    /// consumer that stopped for good (a hung disk, a dead stream) cannot hold every cycle 5 s.
+    /// Process thread only; cleared by the first cycle outside freewheel.
+    var freewheelWaitAbandoned = false
 
     init(
         engine: UnsafeMutablePointer<EngineState>, latency: Int, routes: UnsafeMutablePointer<TapRoutes>,

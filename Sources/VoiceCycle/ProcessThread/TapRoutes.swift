@@ -1,3 +1,4 @@
+import Synchronization
 import VoiceRT
 import VoiceRecorder
 
@@ -68,6 +69,11 @@ struct TapRoutes: ~Copyable {
     let referenceMono: UnsafeMutablePointer<Float>
     /// The karaoke tap's mix and delay lines (see TapRoutes+Karaoke.swift).
     var karaoke: KaraokeMix
+    /// Where this set stands as a gated take (`TakeState` raw value; `RecordingGate`). Written by
+    /// the process thread, read by the control side.
+    let take = Atomic<Int>(TakeState.armed.rawValue)
+    /// The transport frame of the take's first frame (valid once `take` is open).
+    let takeFrame = Atomic<Int>(0)
 
     /// A set feeding `routes` (at most `capacity`), the karaoke tap mixed with `karaokeGains`
     /// (linear voice and backing gains). - Realtime: never (allocates).

@@ -23,6 +23,8 @@ final class LiveLoop {
     let hub: ControlHub
     /// `--wait-for-server`: the connections to make again, whether the server is awaited, the take.
     var restart = ServerRestart()
+    /// `--record-on-freewheel`/`--record-on-transport`: what was last logged (LiveLoop+Takes.swift).
+    var takes = TakeWatch()
     private var lastStatus = Date()
     /// The terminal's status line (bars with peak hold).
     private var terminal = TerminalStatus()
@@ -83,14 +85,17 @@ final class LiveLoop {
     /// Opens the first recordings, starts the backing reader and the driver, connects ports.
     func start() throws(HostError) {
         if let backing {
+            backing.source.pointee.followsTransport = request.backingFollowsTransport
             host.attachBacking(backing.source)
             backing.start()
         }
         var startLines: [String] = []
+        prepareGate()
         do {
             if recorder.recordsFromStart {
                 startLines = try recorder.start(host, client: driver.clientName)
                 recordingStarted = ProcessInfo.processInfo.systemUptime
+                if let line = gateStartLine { startLines.append(line) }
             }
             if let streaming {
                 startLines.append(
@@ -196,6 +201,7 @@ final class LiveLoop {
         if let latency = host.refreshLatency() {
             out.log("voice_out latency is now \(latency) samples (a plugin changed its reported latency)")
         }
+        followTakes()
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
             out.log(
@@ -264,7 +270,11 @@ final class LiveLoop {
     /// once (the files are already final).
     func finish() {
         if let line = streaming?.stop(host, recorder: recorder) { out.log("summary: " + line) }
-        _ = recorder.stop(detachingFrom: host)
+        // An armed take whose gate never opened leaves no empty files behind.
+        for line in recorder.stop(detachingFrom: host, discardingEmpty: request.recordingGate != .always)
+        where line.hasPrefix("no ") {
+            out.log("summary: " + line)
+        }
         recordingStarted = nil
         for line in recorder.finishedLines { out.log("summary: " + line) }
         SignalWaiter.exitOnNextSignal(

@@ -32,6 +32,10 @@ final class LiveRecorder {
     /// them. Change with `reroute`.
     private(set) var extraRoutes: [TapRoute] = []
 
+    /// Give every file a BWF time reference (the transport frame of its first sample, stamped by
+    /// the process thread) where the container has one: set for gated takes.
+    var stampsTimeReference = false
+
     init(_ options: LiveRecordingOptions) { self.options = options }
 
     /// Feeds `extra` beside the open recordings from the next cycle on; false when the process
@@ -93,10 +97,19 @@ final class LiveRecorder {
     /// Finalises every open recording and returns a line per file. First takes the recordings
     /// away from the process thread; when it does not let go (stuck for two seconds), they stay
     /// open unless `force`, which the caller gives once no process thread can run any more.
-    func stop(detachingFrom host: CycleHost, force: Bool = false) -> [String] {
+    ///
+    /// `discardingEmpty` removes the files of recordings that never got a frame (a gated take
+    /// whose gate never opened) instead of leaving empty files.
+    func stop(detachingFrom host: CycleHost, force: Bool = false, discardingEmpty: Bool = false) -> [String] {
         guard !active.isEmpty else { return [] }
         if !host.route(extraRoutes), !force {
             return ["could not take the recordings from the process thread (is it stuck?); they are finalised at exit"]
+        }
+        if discardingEmpty, active.allSatisfy({ $0.recording.status.framesCaptured == 0 }) {
+            Self.discard(active)
+            let lines = active.map { "no \($0.tap.rawValue) take recorded: \($0.recording.spec.path) removed" }
+            active = []
+            return lines
         }
         // Finish all first, so their writers flush in parallel, then wait for each.
         for a in active { a.recording.finishProducer() }
@@ -171,6 +184,7 @@ final class LiveRecorder {
             try OfflineProcessor.checkOutputPath(path, force: options.force)
             var spec = RecordingSpec(path: path, format: format, sampleRate: sampleRate, channels: target.tap.channels)
             spec.bufferSeconds = options.bufferSeconds
+            spec.timeReference = stampsTimeReference
             planned.append((target.tap, spec, path == expanded ? nil : expanded))
         }
         return planned

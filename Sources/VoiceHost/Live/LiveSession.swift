@@ -39,6 +39,12 @@ public struct LiveRequest: Sendable {
     /// A session manager (NSM) to announce to: the client opens only once the manager opened a
     /// session, named by it, with the session's preset copy and recordings folder.
     public var sessionManager: (any SessionManager)?
+    /// Record only while the server freewheels or the transport rolls (`--record-on-freewheel`,
+    /// `--record-on-transport`), a take per run or roll; `.always` records throughout.
+    public var recordingGate: RecordingGate = .always
+    /// The backing track plays while the JACK transport rolls, from its frame
+    /// (`--backing-follows-transport`).
+    public var backingFollowsTransport = false
 
     public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
         self.options = options

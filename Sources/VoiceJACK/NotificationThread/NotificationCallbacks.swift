@@ -15,11 +15,37 @@ func bufferSizeChanged(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?
     return 0
 }
 
-/// Counts an xrun. - Realtime: safe (one relaxed atomic add).
+/// Counts an xrun, except while freewheeling (the statistics pause: there is no deadline to miss).
+/// - Realtime: safe (atomics only).
 @_noLocks
 func xrunOccurred(_ arg: UnsafeMutableRawPointer?) -> Int32 {
-    arg?.assumingMemoryBound(to: DriverContext.self).pointee.xruns.add(1, ordering: .relaxed)
+    guard let context = arg?.assumingMemoryBound(to: DriverContext.self),
+        !context.pointee.freewheeling.load(ordering: .relaxed)
+    else { return 0 }
+    context.pointee.xruns.add(1, ordering: .relaxed)
     return 0
+}
+
+/// JACK's freewheel callback: `arg` is the unretained `JACKDriver`. Tells the client first (it
+/// may swap in a fresh engine) when freewheel starts, then flips the flag the process thread
+/// reads; when it stops, the flag is cleared first. JACK2 calls it on its notification thread
+/// and waits for it, before the first freewheel cycle and after the last, so no real-time cycle
+/// ever sees the flag set.
+///
+/// - Realtime: never (notification thread; the client may allocate).
+func freewheelChanged(_ starting: Int32, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    let driver = Unmanaged<JACKDriver>.fromOpaque(arg).takeUnretainedValue()
+    let context = driver.context
+    if starting != 0 {
+        driver.client?.freewheelChanged(true)
+        context.pointee.freewheelStarts.add(1, ordering: .relaxed)
+        // Release: what the client prepared is visible to the process thread's acquire.
+        context.pointee.freewheeling.store(true, ordering: .releasing)
+    } else {
+        context.pointee.freewheeling.store(false, ordering: .releasing)
+        driver.client?.freewheelChanged(false)
+    }
 }
 
 /// Records the sample rate JACK announces; the main thread compares it with the engine's.

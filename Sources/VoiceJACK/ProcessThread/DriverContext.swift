@@ -51,8 +51,14 @@ struct DriverContext: ~Copyable, @unchecked Sendable {
     let sizeChangesWithFramesMissed = Atomic<Int>(0)
     /// The cycle the process callback renders (nil until `JACKDriver.start`).
     var cycle: UnsafeMutablePointer<CycleState>?
-    /// xruns JACK reported (xrun callback, notification thread).
+    /// xruns JACK reported (xrun callback, notification thread), outside freewheel.
     let xruns = Atomic<Int>(0)
+    /// True while the server freewheels (set by the freewheel callback before the first
+    /// freewheel cycle, cleared after the last).
+    let freewheeling = Atomic<Bool>(false)
+    /// Times the server started freewheeling, and the cycles run freewheeling (not timed).
+    let freewheelStarts = Atomic<Int>(0)
+    let freewheelCycles = Atomic<Int>(0)
     /// Set by a shutdown callback; `shutdownReason` holds its NUL-terminated reason then.
     let serverShutDown = Atomic<Bool>(false)
     /// The sample rate JACK last announced (its sample-rate callback); 0 before the first call.

@@ -1,5 +1,6 @@
 import CJack
 import Glibc
+import VoiceCycle
 
 // The one place where the process thread calls into C (libjack, the C library's clock). The
 // compiler's @_noLocks check cannot see into C, so each call is wrapped in _unsafePerformance
@@ -44,6 +45,20 @@ func threadCPUNanoseconds() -> Int {
     // or takes a lock a lower-priority thread could hold (~0.3 µs here, twice per cycle).
     _ = _unsafePerformance { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) }
     return now.tv_sec &* 1_000_000_000 &+ now.tv_nsec
+}
+
+/// The transport's state and frame at this cycle's first sample.
+///
+/// - Realtime: safe; process callback only (then the position is the cycle's first frame and
+///   the state holds for the whole cycle).
+@inline(__always) @_noLocks
+func transportPosition(_ client: OpaquePointer) -> TransportPosition {
+    var position = jack_position_t()
+    // Realtime: jack_transport_query is documented as real-time safe: JACK2 copies the current
+    // position out of the engine's shared memory, retrying while the server swaps its double
+    // buffer (no lock, allocation or system call).
+    let state = _unsafePerformance { jack_transport_query(client, &position) }
+    return TransportPosition(rolling: state == JackTransportRolling, frame: Int(position.frame))
 }
 
 /// The frame time at the start of this process cycle (JACK's running frame counter).

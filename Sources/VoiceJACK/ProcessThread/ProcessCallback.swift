@@ -16,19 +16,41 @@ func processCycle(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
 }
 
 extension DriverContext {
-    /// Runs one cycle and times it (wall clock and the thread's own CPU time). - Realtime: safe.
+    /// Runs one cycle and times it (wall clock and the thread's own CPU time), or, while the
+    /// server freewheels, runs it untimed (`runFreewheeling`). - Realtime: safe.
     @_noLocks
     func run(_ frames: jack_nframes_t) {
+        // Acquire: pairs with the freewheel callback's release.
+        if freewheeling.load(ordering: .acquiring) {
+            runFreewheeling(frames)
+            return
+        }
         let start = monotonicNanoseconds()
         let cpuStart = threadCPUNanoseconds()
         if let cycle, var io = buffers(frames) {
             io.framesMissed = missedSinceLastCycle(frames, startedAt: start)
+            io.transport = transportPosition(client)
             cycle.pointee.render(io)
         }
         let cpu = threadCPUNanoseconds() &- cpuStart
         timing.record(
             nanoseconds: monotonicNanoseconds() &- start, cpuNanoseconds: cpu, frames: Int(frames),
             sampleRate: sampleRate)
+    }
+
+    /// A freewheel cycle: no deadline, so the cycle may wait for its consumers
+    /// (`CycleIO.freewheeling`), and the statistics pause: it is neither timed nor checked for
+    /// missed frames (the frame time runs far ahead of the wall clock), and the next real-time
+    /// cycle starts the missed-frame check afresh. - Realtime: safe itself; the cycle it renders
+    /// takes the freewheel wait path.
+    @inline(__always) @_noLocks
+    func runFreewheeling(_ frames: jack_nframes_t) {
+        expectedFrame.store(.max, ordering: .relaxed)
+        freewheelCycles.add(1, ordering: .relaxed)
+        guard let cycle, var io = buffers(frames) else { return }
+        io.freewheeling = true
+        io.transport = transportPosition(client)
+        cycle.pointee.render(io)
     }
 
     /// Frames of the server's timeline since the last cycle that this client never rendered:
