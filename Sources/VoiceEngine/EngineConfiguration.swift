@@ -33,6 +33,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var delayMilliseconds: Float = 0
     public var maximumDelayMilliseconds: Float = 500
     public var delayMarginMilliseconds: Float = 10
+    /// Follow clock drift between playback and mic by resampling the reference
+    /// (`DriftingDelay`, `DriftFollower`); only with `delayMode == .auto`.
+    public var driftCompensation = true
 
     // Preprocessor
     public var preprocess = false

@@ -27,6 +27,7 @@ extension EngineState {
         var cancelledPower = micPower
         if usesSpeex {
             processor.cancel(mic: b.mic16, reference: b.reference16, output: b.output16)
+            if followsDrift { followDrift(referenceActive: referencePower >= detector.farSilence) }
             cancelledPower = SampleConversion.power(b.output16, f)
             postFilter.analyse(mic: b.mic16, output: b.output16)
             processor.preprocess(b.output16)

@@ -109,6 +109,9 @@ enum PresetSchema {
         .number(
             "echo_canceller", "delay_margin_ms", \.delayMarginMilliseconds, 0...100, "ms",
             "Kept off the estimate so the reference always leads its echo."),
+        .boolean(
+            "echo_canceller", "drift_compensation", \.driftCompensation,
+            "Follow clock drift between two sound cards (±1000 ppm) by resampling the reference."),
 
         .boolean("preprocessor", "enabled", \.preprocess, "Run the speexdsp preprocessor on the voice."),
         .boolean("preprocessor", "noise_suppression", \.noiseSuppression, "Suppress stationary background noise."),
