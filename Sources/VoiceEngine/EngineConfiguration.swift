@@ -36,6 +36,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Follow clock drift between playback and mic by resampling the reference
     /// (`DriftingDelay`, `DriftFollower`); only with `delayMode == .auto`.
     public var driftCompensation = true
+    /// Attenuate echo-alone frames until the canceller first converges (`StartupSuppression`).
+    public var startupSuppression = true
 
     // Preprocessor
     public var preprocess = false

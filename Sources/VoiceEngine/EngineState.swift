@@ -85,6 +85,8 @@ public struct EngineState: ~Copyable {
     var erle = ERLEMeter()
     /// Which frames the ERLE figure counts as the far end alone.
     var echoPath: EchoPathGate
+    /// Suppression of echo-alone frames until the canceller first converges.
+    var startup: StartupSuppression
     var figures = HealthFigures()
     /// Where figures are published for other threads; owned by `VoiceEngine`.
     let health: UnsafeMutablePointer<HealthBoard>
@@ -162,6 +164,9 @@ public struct EngineState: ~Copyable {
             sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
 
         echoPath = EchoPathGate(frameSize: plan.frameSize, sampleRate: sampleRate)
+        startup = StartupSuppression(
+            frameSize: plan.frameSize, sampleRate: sampleRate,
+            enabled: c.echoCancellation && c.startupSuppression)
         micMeter = LevelMeter(sampleRate: sampleRate)
         farMeter = LevelMeter(sampleRate: sampleRate)
         outputMeter = LevelMeter(sampleRate: sampleRate)

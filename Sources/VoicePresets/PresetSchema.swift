@@ -112,6 +112,9 @@ enum PresetSchema {
         .boolean(
             "echo_canceller", "drift_compensation", \.driftCompensation,
             "Follow clock drift between two sound cards (±1000 ppm) by resampling the reference."),
+        .boolean(
+            "echo_canceller", "startup_suppression", \.startupSuppression,
+            "Until the canceller first converges (~1.5 s of far-end speech), attenuate frames that hold only echo."),
 
         .boolean("preprocessor", "enabled", \.preprocess, "Run the speexdsp preprocessor on the voice."),
         .boolean("preprocessor", "noise_suppression", \.noiseSuppression, "Suppress stationary background noise."),
