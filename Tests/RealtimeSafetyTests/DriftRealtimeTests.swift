@@ -1,4 +1,3 @@
-import CRealtimeCheck
 import Testing
 import VoiceCycle
 import VoiceEngine
@@ -37,23 +36,8 @@ struct DriftRealtimeTests {
         let far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 42)
         let mic = Signals.mix(
             Self.driftingEcho(far, rate: rate, ppm: 300), Signals.whiteNoise(count: n, rms: 0.0003, seed: 43))
-        var cycles = 0
-        let warmBlocks = rate / block  // one second outside the region: compensation engages later
-        mic.withUnsafeBufferPointer { m in
-            far.withUnsafeBufferPointer { f in
-                var start = 0
-                while start + block <= n {
-                    let inRegion = start / block >= warmBlocks
-                    if inRegion { rtcheck_enter() }
-                    rig.render(mic: m.baseAddress! + start, far: f.baseAddress! + start)
-                    if inRegion {
-                        rtcheck_exit()
-                        cycles += 1
-                    }
-                    start += block
-                }
-            }
-        }
+        // One second outside the region: compensation engages later, inside it.
+        let cycles = rig.renderChecked(mic: mic, far: far, warmBlocks: rate / block)
         #expect(cycles > 2000)
         let h = rig.host.status().health
         #expect(h.driftCompensation == .following)

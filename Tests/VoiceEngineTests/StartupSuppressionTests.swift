@@ -21,7 +21,9 @@ struct StartupSuppressionTests {
         let window = rate / 2
         var start = 0
         while start + window <= n {
-            if Measure.ratioDB(mic, output, start..<(start + window)) >= 10 { return Double(start + window) / Double(rate) }
+            if Measure.ratioDB(mic, output, start..<(start + window)) >= 10 {
+                return Double(start + window) / Double(rate)
+            }
             start += rate / 10
         }
         return .infinity
