@@ -1,14 +1,17 @@
 import VoiceRT
 
 extension EngineState {
-    /// One canceller frame of clock-drift compensation: every ~0.3 s of far-end signal, looks
-    /// at how far the filter slid and lets `DriftFollower` set the reference resampler's ratio
-    /// (engaging it the first time the drift is clear).
+    /// One canceller frame of clock-drift compensation: while following, every ~0.3 s of
+    /// far-end signal, looks at how far the filter slid and lets `DriftFollower` trim the
+    /// reference resampler's ratio (the delay slope engages following and sets its bulk).
     ///
     /// - Realtime: safe; a look costs about one frame of canceller work.
     @_noLocks
     mutating func followDrift(referenceActive: Bool) {
-        guard follower.frame(frameSize: plan.frameSize, referenceActive: referenceActive) else { return }
+        // Looks cost about a canceller frame each; before following they would be wasted.
+        guard follower.engaged,
+            follower.frame(frameSize: plan.frameSize, referenceActive: referenceActive)
+        else { return }
         let shift = pathShift.measure(processor)
         guard let ratio = follower.observe(shift: shift, sampleRate: sampleRate) else { return }
         applyDriftRatio(ratio)
@@ -21,13 +24,17 @@ extension EngineState {
     /// - Realtime: safe.
     @_noLocks
     mutating func engageFromDelaySlope(_ ppm: Double) {
-        guard followsDrift, follower.engaged || abs(ppm) >= Self.slopeEngagePPM else { return }
+        guard followsDrift,
+            follower.engaged || (abs(ppm) >= Self.slopeEngagePPM && drift.fitMilliseconds <= 0.25)
+        else { return }
         applyDriftRatio(follower.takeSlope(driftPPM: ppm))
     }
 
-    /// Smallest delay-slope drift that engages following (its figures are within ±10 ppm).
+    /// Smallest delay-slope drift that engages following (its figures are within ±10 ppm), taken
+    /// only when the lags lie within 0.25 ms of the line: a speaker moved by less than the
+    /// estimator's jump also tilts the line, but leaves a step no line fits.
     static var slopeEngagePPM: Double {
-        @inline(__always) @_noLocks get { 20 }
+        @inline(__always) @_noLocks get { 30 }
     }
 
     @_noLocks

@@ -1,15 +1,14 @@
 import VoiceSpeex
 
-/// Decides the reference resampler's ratio from the echo canceller's filter shifts: the control
-/// loop of clock-drift compensation.
+/// Decides the reference resampler's ratio: the control loop of clock-drift compensation.
 ///
-/// Before it follows, each look's shift over the time since the previous look is the whole
-/// drift (the filter slides with the echo). Three looks in a row that agree (same sign, at least
-/// `engageThresholdPPM`, within half of their mean) engage the resampler at that drift. From
-/// then on the filter only slides by what is left, and each look moves the ratio by `gain` of
-/// it: an integrator, so the ratio settles where the filter stands still. A drift beyond what
-/// the resampler takes (±`DriftResampler.limitPPM`) is held at the limit and reported as not
-/// followed.
+/// The delay estimator's slope (`DriftEstimator`: it measures the clocks, whatever the resampler
+/// does) engages following and sets the bulk of the ratio with every figure. On top, the echo
+/// canceller's filter is looked at every ~0.3 s: while following, it only slides by the drift
+/// left over, and each look moves a trim by `gain` of it (an integrator, so the ratio settles
+/// where the filter stands still). In large reverberant rooms speexdsp's filter follows only part
+/// of a drift, so the slope, not the filter, leads. A drift beyond what the resampler takes
+/// (±`DriftResampler.limitPPM`) is held at the limit and reported as not followed.
 ///
 /// Units: shifts in samples, rates in ppm of the sample rate; positive drift means the echo's
 /// delay grows (as `DriftEstimator` reports it). The resampler's ratio is its opposite.
@@ -18,8 +17,6 @@ import VoiceSpeex
 struct DriftFollower {
     /// Frames between looks at the filter (about 0.3 s).
     let interval: Int
-    /// Smallest drift that engages the resampler, ppm.
-    let engageThresholdPPM = 8.0
     /// Share of the remaining drift corrected per look.
     let gain = 0.6
     /// Frames since the last look, and how many of them had far-end signal.
@@ -27,14 +24,10 @@ struct DriftFollower {
     private var activeFrames = 0
     /// Samples since the last look that gave a shift (or since forgetting).
     private var elapsed = 0
-    /// The last three drift readings before engaging, ppm.
-    private var readings = (0.0, 0.0, 0.0)
-    private var readingCount = 0
     /// The drift being followed, ppm (echo delay growth); 0 before engaging.
     private(set) var driftPPM = 0.0
     private(set) var engaged = false
-    /// The delay estimator's last drift figure, and what the filter's shifts added since.
-    private var hasSlope = false
+    /// The delay estimator's last drift figure, and what the filter's shifts added on top.
     private var slopePPM = 0.0
     private var trimPPM = 0.0
     /// The drift is larger than the resampler takes.
@@ -62,21 +55,17 @@ struct DriftFollower {
     @_noLocks
     mutating func forget() {
         elapsed = 0
-        readingCount = 0
     }
 
     /// Takes the delay estimator's drift figure (`DriftEstimator`, the slope of the echo's bulk
     /// delay: it measures the clocks themselves, whatever the resampler does). The first figure
-    /// engages following if the filter's shifts have not; every figure then sets the drift
-    /// followed, keeping what the filter's shifts added on top since (`trimPPM`). Returns the
-    /// resampler's ratio (ppm).
+    /// engages following; every figure then sets the drift followed, keeping the trim the
+    /// filter's shifts added on top (`trimPPM`). Returns the resampler's ratio (ppm).
     @_noLocks
     mutating func takeSlope(driftPPM slope: Double) -> Double {
-        if !engaged || !hasSlope { trimPPM = engaged ? driftPPM - slope : 0 }
+        if !engaged { trimPPM = 0 }
         slopePPM = slope
         engaged = true
-        hasSlope = true
-        readingCount = 0
         return setDrift(slopePPM + trimPPM)
     }
 
@@ -88,14 +77,12 @@ struct DriftFollower {
         return -driftPPM
     }
 
-    /// Drops an engagement the reference could not take; readings start again.
+    /// Drops an engagement the reference could not take; the next slope figure tries again.
     @_noLocks
     mutating func disengage() {
         engaged = false
-        hasSlope = false
         driftPPM = 0
         trimPPM = 0
-        readingCount = 0
     }
 
     /// Takes a look's shift (samples, nil when the look had none). Returns the ratio the
@@ -107,18 +94,11 @@ struct DriftFollower {
         let rate = shift / Double(elapsed) * 1e6
         if engaged {
             trimPPM += gain * rate
-            return setDrift((hasSlope ? slopePPM : 0) + trimPPM)
+            return setDrift(slopePPM + trimPPM)
         }
-        readings = (readings.1, readings.2, rate)
-        readingCount += 1
-        guard readingCount >= 3 else { return nil }
-        let mean = (readings.0 + readings.1 + readings.2) / 3
-        func agrees(_ r: Double) -> Bool {
-            r * mean > 0 && abs(r) >= engageThresholdPPM && abs(r - mean) <= 0.5 * abs(mean)
-        }
-        guard agrees(readings.0), agrees(readings.1), agrees(readings.2) else { return nil }
-        engaged = true
-        trimPPM = mean
-        return setDrift(mean)
+        // Not following yet: the delay slope engages (`takeSlope`). Engaging on the filter's
+        // shifts alone was tried: a moved speaker's reconverging filter gave three agreeing
+        // shifts and engaged at −1 ppm (path-change ERLE −0.6 dB at 16 kHz).
+        return nil
     }
 }
