@@ -1,5 +1,3 @@
-import VoiceRT
-
 /// Estimates the clock drift between the far end's playback and the microphone from the slope of
 /// the echo's bulk delay over time, in parts per million.
 ///
@@ -22,11 +20,10 @@ struct DriftEstimator {
     /// Forgetting per point: older points weigh less (half-weight after ~70 points, ~35 s).
     let forgetting = 0.99
     let sampleRate: Int
-    /// A lag this far (samples) off the fitted line restarts the fit (1.5 ms: a moved speaker;
-    /// 300 ppm moves the lag 0.15 ms between two lags).
+    /// A lag this far (samples) off the fitted line restarts the fit (4 ms).
     let jumpSamples: Double
 
-    private var w = 0.0, st = 0.0, sl = 0.0, stt = 0.0, stl = 0.0, sll = 0.0
+    private var w = 0.0, st = 0.0, sl = 0.0, stt = 0.0, stl = 0.0
     private var count = 0
     private var firstTime = 0.0, lastTime = 0.0
     private var origin = -1.0
@@ -37,7 +34,7 @@ struct DriftEstimator {
 
     init(sampleRate: Int) {
         self.sampleRate = sampleRate
-        jumpSamples = 0.0015 * Double(sampleRate)
+        jumpSamples = 0.004 * Double(sampleRate)
     }
 
     /// Adds a lag (samples) measured at `time` (samples since the start).
@@ -59,22 +56,13 @@ struct DriftEstimator {
         sl = forgetting * sl + lag
         stt = forgetting * stt + t * t
         stl = forgetting * stl + t * lag
-        sll = forgetting * sll + lag * lag
         count += 1
         guard count >= Self.minimumPoints, lastTime - firstTime >= Self.minimumSpanSeconds,
             let slope = slope()
         else { return }
         // slope: samples of delay per second; per sample of time it is slope / rate.
         ppm = slope / Double(sampleRate) * 1e6
-        // Residual of the line: lags scatter a few samples about a true drift; a moved speaker
-        // (a step smaller than `jumpSamples`) leaves them far off any line.
-        let lagVariance = sl * sl / w
-        let residual = max(0, (sll - lagVariance) - slope * (stl - st * sl / w)) / w
-        fitMilliseconds = RealtimeMath.squareRoot(Float(residual)) / Float(sampleRate) * 1000
     }
-
-    /// RMS distance of the lags from the fitted line, in ms (how well a drift explains them).
-    private(set) var fitMilliseconds: Float = .infinity
 
     private func slope() -> Double? {
         let d = w * stt - st * st
@@ -93,7 +81,6 @@ struct DriftEstimator {
         sl = 0
         stt = 0
         stl = 0
-        sll = 0
         count = 0
         // The last figure stays until the new fit has enough points.
     }
