@@ -82,10 +82,12 @@ struct Bench: ParsableCommand {
             var bare = Double.infinity
             var noPostFilter = Double.infinity
             var noDrift = Double.infinity
+            var following = false
             for _ in 0..<self.repeat {
                 let engine = try VoiceEngine(
                     configuration: configuration, sampleRate: rate, blockSize: block)
                 full = min(full, runFullChain(engine, audio, block: block))
+                following = engine.health().driftCompensation == .following
                 bare = min(bare, runBareSpeex(engine.speexSettings, audio))
                 let plain = try VoiceEngine(
                     configuration: withoutPostFilter, sampleRate: rate, blockSize: block)
@@ -110,7 +112,7 @@ struct Bench: ParsableCommand {
                     ).frameSize,
                     full.total, bare, full.total / bare, Double(seconds) / full.total,
                     100 * full.total / Double(audio.blocks(block)) / period, 100 * full.worst / period,
-                    100 * share, 100 * driftShare))
+                    100 * share, 100 * driftShare) + (following ? "  (drift followed)" : ""))
         }
     }
 
