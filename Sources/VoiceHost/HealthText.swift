@@ -35,7 +35,9 @@ public enum HealthText {
         case .off:
             guard ppm.isFinite else { return "not measured yet" }
             if abs(ppm) < 10 { return String(format: "none (%+.0f ppm)", ppm) }
-            return String(format: "%+.0f ppm", ppm) + " (two clocks: not followed yet)"
+            // Followed from 30 ppm on (EngineState.slopeEngagePPM); below, the canceller copes.
+            return String(format: "%+.0f ppm", ppm)
+                + (abs(ppm) < 30 ? " (two clocks: small, not followed)" : " (two clocks: not followed yet)")
         }
     }
 
