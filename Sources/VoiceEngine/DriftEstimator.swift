@@ -9,14 +9,14 @@
 /// (the echo path moved: someone moved the speaker, the delay changed) starts the fit again.
 /// Positive: the echo's delay grows (the speaker's clock runs slow against the mic's).
 ///
-/// Compensation is not done here: the figure is reported so the user knows the drift is there.
+/// The figure engages drift compensation (`DriftFollower`), which then refines it.
 ///
 /// - Realtime: `add` is safe.
 struct DriftEstimator {
     /// Points before a figure is reported.
-    static let minimumPoints = 12
+    static let minimumPoints = 10
     /// Seconds the points must span before a figure is reported.
-    static let minimumSpanSeconds = 8.0
+    static let minimumSpanSeconds = 5.0
     /// Forgetting per point: older points weigh less (half-weight after ~70 points, ~35 s).
     let forgetting = 0.99
     let sampleRate: Int

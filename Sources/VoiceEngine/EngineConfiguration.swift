@@ -33,6 +33,11 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var delayMilliseconds: Float = 0
     public var maximumDelayMilliseconds: Float = 500
     public var delayMarginMilliseconds: Float = 10
+    /// Follow clock drift between playback and mic by resampling the reference
+    /// (`DriftingDelay`, `DriftFollower`); only with `delayMode == .auto`.
+    public var driftCompensation = true
+    /// Attenuate echo-alone frames until the canceller first converges (`StartupSuppression`).
+    public var startupSuppression = true
 
     // Preprocessor
     public var preprocess = false

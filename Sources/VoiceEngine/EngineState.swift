@@ -52,8 +52,12 @@ public struct EngineState: ~Copyable {
     let tracksDelay: Bool
     let delayMargin: Int
     let delayTolerance: Int
-    var delayLeft: DelayLine
-    var delayRight: DelayLine
+    /// The reference's delay, drifting with the echo once drift is followed.
+    var referenceDelay: DriftingDelay
+    /// Clock-drift compensation: the filter's shifts between looks, and the control loop.
+    let followsDrift: Bool
+    var pathShift: EchoPathShift
+    var follower: DriftFollower
     /// A bulk-delay seed in samples (e.g. from JACK's port latencies) posted by another thread;
     /// -1 when none is pending. Applied only until the estimator has an estimate of its own.
     let delaySeed = Atomic<Int>(-1)
@@ -83,6 +87,8 @@ public struct EngineState: ~Copyable {
     var erle = ERLEMeter()
     /// Which frames the ERLE figure counts as the far end alone.
     var echoPath: EchoPathGate
+    /// Suppression of echo-alone frames until the canceller first converges.
+    var startup: StartupSuppression
     var figures = HealthFigures()
     /// Where figures are published for other threads; owned by `VoiceEngine`.
     let health: UnsafeMutablePointer<HealthBoard>
@@ -130,13 +136,17 @@ public struct EngineState: ~Copyable {
         delayMargin = Int(Double(c.delayMarginMilliseconds) * perMs)
         delayTolerance = max(Int(2 * perMs), delayMargin / 2)
         let fixedDelay = Int(Double(c.delayMilliseconds) * perMs)
-        delayLeft = DelayLine(maximumDelay: max(maximumDelay, fixedDelay), maximumBlock: plan.blockSize)
-        delayRight = DelayLine(maximumDelay: max(maximumDelay, fixedDelay), maximumBlock: plan.blockSize)
+        referenceDelay = DriftingDelay(
+            channels: speex.speakers, sampleRate: sampleRate, maximumDelay: max(maximumDelay, fixedDelay),
+            maximumBlock: plan.blockSize)
         // Fixed: exactly as given. Auto: the given delay is a seed (e.g. JACK's port latencies),
         // treated like an estimate, so the margin keeps the reference ahead of its echo.
         let initialDelay = c.delayMode == .fixed ? fixedDelay : max(0, fixedDelay - delayMargin)
-        delayLeft.setDelay(initialDelay)
-        delayRight.setDelay(initialDelay)
+        referenceDelay.setDelay(initialDelay)
+        followsDrift = tracksDelay && c.driftCompensation
+        pathShift = EchoPathShift(
+            length: processor.impulseResponseLength, maximumShift: max(4, sampleRate / 4000))
+        follower = DriftFollower(frameSize: plan.frameSize, sampleRate: sampleRate)
 
         let fifo = 2 * (plan.blockSize + plan.frameSize) + plan.framingLatency
         micFIFO = SampleFIFO(minimumCapacity: fifo)
@@ -157,12 +167,15 @@ public struct EngineState: ~Copyable {
             sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
 
         echoPath = EchoPathGate(frameSize: plan.frameSize, sampleRate: sampleRate)
+        startup = StartupSuppression(
+            frameSize: plan.frameSize, sampleRate: sampleRate,
+            enabled: c.echoCancellation && c.startupSuppression)
         micMeter = LevelMeter(sampleRate: sampleRate)
         farMeter = LevelMeter(sampleRate: sampleRate)
         outputMeter = LevelMeter(sampleRate: sampleRate)
         monitorMeter = LevelMeter(sampleRate: sampleRate)
         self.health = health
-        figures.appliedDelay = delayLeft.delay
+        figures.appliedDelay = referenceDelay.delay
     }
 
     deinit {

@@ -27,6 +27,7 @@ extension EngineState {
         var cancelledPower = micPower
         if usesSpeex {
             processor.cancel(mic: b.mic16, reference: b.reference16, output: b.output16)
+            if followsDrift { followDrift(referenceActive: referencePower >= detector.farSilence) }
             cancelledPower = SampleConversion.power(b.output16, f)
             postFilter.analyse(mic: b.mic16, output: b.output16)
             processor.preprocess(b.output16)
@@ -54,8 +55,13 @@ extension EngineState {
             // to 12 dB inside double talk (DT PESQ −0.25, STOI −0.06).
             leveller.process(b.frameOutput, frames: f, voiceActive: voiced, liftAllowed: !farRecent)
         }
-        // Echo-only frames: the residual echo gate takes what the suppressor left.
-        residualGate.setTarget(farActive && !voiced ? residualGateGain : 1)
+        // Echo-only frames: the residual echo gate takes what the suppressor left; until the
+        // canceller first converges, the start-up suppression takes more (see StartupSuppression).
+        let farNow = referencePower >= detector.farSilence
+        let echoAlone = echoPath.explains(mic: micPower, reference: referencePower)
+        let startupGain = startup.update(
+            micPower: micPower, cancelledPower: cancelledPower, referencePower: referencePower)
+        residualGate.setTarget(min(farActive && !voiced ? residualGateGain : 1, startupGain))
         residualGate.apply(b.frameOutput, frames: f)
         outputGain.process(b.frameOutput, frames: f)
         limitToFullScale(b.frameOutput, f)
@@ -68,8 +74,7 @@ extension EngineState {
         // own bad frames, and leaving them out read 50 dB where 34 dB were measured. Near-end
         // talk that is not well above the echo still counts, so in runs with much double talk
         // the figure reads low (~10 dB on the yardstick's double-talk scenarios, as before).
-        let echoAlone = echoPath.explains(mic: micPower, reference: referencePower)
-        if referencePower >= detector.farSilence && echoAlone {
+        if farNow && echoAlone {
             erle.measure(
                 micPower: micPower, outputPower: outputPower, frames: f, sampleRate: sampleRate,
                 resets: figures.cancellerResets)

@@ -103,17 +103,21 @@ extension EngineState {
         if estimator.peaks != driftPeaks {
             driftPeaks = estimator.peaks
             drift.add(lag: estimator.preciseLag, time: estimator.preciseLagTime)
-            if let ppm = drift.ppm { figures.clockDriftPPM = Float(ppm) }
+            if let ppm = drift.ppm {
+                if !follower.engaged { figures.clockDriftPPM = Float(ppm) }
+                engageFromDelaySlope(ppm)
+            }
         }
         guard accepted else { return }
         figures.estimatedDelay = estimator.estimate
         figures.delayConfidence = estimator.confidence
         let target = max(0, estimator.estimate - delayMargin)
-        guard abs(target - delayLeft.delay) > delayTolerance else { return }
-        delayLeft.setDelay(target)
-        delayRight.setDelay(target)
+        guard abs(target - referenceDelay.delay) > delayTolerance else { return }
+        referenceDelay.setDelay(target)
         processor.resetCanceller()
-        figures.appliedDelay = delayLeft.delay
+        pathShift.forget()
+        follower.forget()
+        figures.appliedDelay = referenceDelay.delay
         figures.cancellerResets += 1
     }
 
@@ -124,22 +128,19 @@ extension EngineState {
         let seed = delaySeed.exchange(-1, ordering: .relaxed)
         guard seed >= 0, estimator.estimate < 0 else { return }
         let target = max(0, seed - delayMargin)
-        guard target != delayLeft.delay else { return }
-        delayLeft.setDelay(target)
-        delayRight.setDelay(target)
-        figures.appliedDelay = delayLeft.delay
+        guard target != referenceDelay.delay else { return }
+        referenceDelay.setDelay(target)
+        figures.appliedDelay = referenceDelay.delay
     }
 
     /// Delays the reference and queues the block for framing.
     @inline(__always) @_noLocks
     mutating func enqueue(_ n: Int) {
-        delayLeft.process(buffers.referenceLeft, buffers.referenceLeft, n)
+        let l = buffers.referenceLeft, r = buffers.referenceRight
+        referenceDelay.process(l, r, l, r, n)
         micFIFO.push(buffers.mic, n)
-        referenceLeftFIFO.push(buffers.referenceLeft, n)
-        if speakers == 2 {
-            delayRight.process(buffers.referenceRight, buffers.referenceRight, n)
-            referenceRightFIFO.push(buffers.referenceRight, n)
-        }
+        referenceLeftFIFO.push(l, n)
+        if speakers == 2 { referenceRightFIFO.push(r, n) }
     }
 
     /// Pops one block of processed voice; pads with silence (and counts) if the host's block was

@@ -25,12 +25,20 @@ public enum HealthText {
             : db >= 20 ? "fair: faint echo may be heard" : "poor: echo audible, check the delay and speaker level"
     }
 
-    /// The clock drift between playback and mic in plain words ("drift 80 ppm, not compensated").
-    public static func drift(_ ppm: Float) -> String {
-        guard ppm.isFinite else { return "not measured yet" }
-        if abs(ppm) < 10 { return String(format: "none (%+.0f ppm)", ppm) }
-        return String(format: "%+.0f ppm", ppm)
-            + " (two clocks: not compensated, expect weaker echo removal; use one sound card if you can)"
+    /// The clock drift between playback and mic in plain words ("+80 ppm, following").
+    public static func drift(_ ppm: Float, _ compensation: DriftCompensation) -> String {
+        switch compensation {
+        case .following: return String(format: "%+.0f ppm, following", ppm)
+        case .beyondRange:
+            return String(format: "%+.0f ppm", ppm)
+                + " (two clocks, beyond the ±1000 ppm followed: expect echo; use one sound card if you can)"
+        case .off:
+            guard ppm.isFinite else { return "not measured yet" }
+            if abs(ppm) < 10 { return String(format: "none (%+.0f ppm)", ppm) }
+            // Followed from 30 ppm on (EngineState.slopeEngagePPM); below, the canceller copes.
+            return String(format: "%+.0f ppm", ppm)
+                + (abs(ppm) < 30 ? " (two clocks: small, not followed)" : " (two clocks: not followed yet)")
+        }
     }
 
     /// `2.4 kHz` or `850 Hz`.
@@ -71,7 +79,7 @@ extension OfflineReport {
                     + ", canceller resets \(h.cancellerResets)")
             lines.append(
                 "  echo return loss enhancement (far end alone): " + HealthText.erle(h.echoReturnLossEnhancement))
-            lines.append("  clock drift, playback to mic: " + HealthText.drift(h.clockDriftPPM))
+            lines.append("  clock drift, playback to mic: " + HealthText.drift(h.clockDriftPPM, h.driftCompensation))
         }
         lines.append(
             "  levels at the end: mic \(HealthText.level(h.micLevel)), voice \(HealthText.level(h.outputLevel)); leveller gain "

@@ -118,6 +118,12 @@ enum PresetSchema {
         .number(
             "echo_canceller", "delay_margin_ms", \.delayMarginMilliseconds, 0...100, "ms",
             "Kept off the estimate so the reference always leads its echo."),
+        .boolean(
+            "echo_canceller", "drift_compensation", \.driftCompensation,
+            "Follow clock drift between two sound cards (±1000 ppm) by resampling the reference."),
+        .boolean(
+            "echo_canceller", "startup_suppression", \.startupSuppression,
+            "Until the canceller first converges (~1.5 s of far-end speech), attenuate frames that hold only echo."),
 
         .boolean("preprocessor", "enabled", \.preprocess, "Run the speexdsp preprocessor on the voice."),
         .boolean("preprocessor", "noise_suppression", \.noiseSuppression, "Suppress stationary background noise."),

@@ -35,6 +35,7 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
     @usableFromInline let feedbackFrequency = Atomic<UInt32>(0)
     @usableFromInline let feedbackEvents = Atomic<Int>(0)
     @usableFromInline let clockDriftPPM = Atomic<UInt32>(Float.nan.bitPattern)
+    @usableFromInline let driftCompensation = Atomic<Int>(0)
 
     public init() {}
 
@@ -67,6 +68,7 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         feedbackFrequency.store(figures.feedbackFrequency.bitPattern, ordering: .relaxed)
         feedbackEvents.store(figures.feedbackEvents, ordering: .relaxed)
         clockDriftPPM.store(figures.clockDriftPPM.bitPattern, ordering: .relaxed)
+        driftCompensation.store(figures.driftCompensation.rawValue, ordering: .relaxed)
     }
 
     /// The figures as last published. - Realtime: not needed there; any thread may call.
@@ -98,6 +100,7 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         f.feedbackFrequency = Float(bitPattern: feedbackFrequency.load(ordering: .relaxed))
         f.feedbackEvents = feedbackEvents.load(ordering: .relaxed)
         f.clockDriftPPM = Float(bitPattern: clockDriftPPM.load(ordering: .relaxed))
+        f.driftCompensation = DriftCompensation(rawValue: driftCompensation.load(ordering: .relaxed)) ?? .off
         return f
     }
 }
@@ -111,6 +114,8 @@ public struct HealthFigures: Sendable, BitwiseCopyable {
     /// Clock drift between playback and mic in ppm, from the slope of the echo delay; NaN
     /// until measured (positive: the echo's delay grows).
     public var clockDriftPPM: Float = .nan
+    /// Whether the reference follows that drift (see `DriftCompensation`).
+    public var driftCompensation = DriftCompensation.off
     /// Far-end (echo reference) RMS level.
     public var farLevel: Float = 0
     /// Far-end peak level with a slow release.
@@ -159,4 +164,14 @@ public struct HealthFigures: Sendable, BitwiseCopyable {
     public var feedbackEvents = 0
 
     public init() {}
+}
+
+/// What the echo canceller's reference does about clock drift.
+public enum DriftCompensation: Int, Sendable, BitwiseCopyable {
+    /// Not following (no drift seen, or compensation off in the preset).
+    case off = 0
+    /// The reference is resampled to follow the drift.
+    case following = 1
+    /// Drift is there but larger than the resampler takes (±1000 ppm): echo will leak.
+    case beyondRange = 2
 }

@@ -17,6 +17,8 @@ public struct SpeexVoiceProcessor: ~Copyable {
     let preprocessor: OpaquePointer?
     /// The settings the states were built with.
     public let settings: SpeexSettings
+    /// Values `impulseResponse(into:)` writes (0 without a canceller).
+    public let impulseResponseLength: Int
 
     /// Builds the states for `settings` at `sampleRate` Hz.
     /// - Realtime: never (speexdsp allocates).
@@ -25,11 +27,14 @@ public struct SpeexVoiceProcessor: ~Copyable {
         let frame = Int32(settings.frameSize)
         var rate = Int32(sampleRate)
         var echo: OpaquePointer? = nil
+        var responseLength: Int32 = 0
         if settings.echoCancellation {
             echo = speex_echo_state_init_mc(
                 frame, Int32(settings.filterLength), 1, Int32(settings.speakers))
             speex_echo_ctl(echo, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
+            speex_echo_ctl(echo, SPEEX_ECHO_GET_IMPULSE_RESPONSE_SIZE, &responseLength)
         }
+        impulseResponseLength = Int(responseLength)
         var preprocessor: OpaquePointer? = nil
         if settings.preprocess {
             preprocessor = speex_preprocess_state_init(frame, rate)

@@ -9,7 +9,10 @@
 //      SpeexVoiceProcessor, whose two methods are one C call each).
 // Each is run `--repeat` times, alternating, on one thread; the minimum thread CPU time counts.
 // The post-filter's share is the full chain's time minus that of the same chain with
-// `residual_suppression = 0`, as a fraction of the full chain.
+// `residual_suppression = 0`, as a fraction of the full chain; the drift compensator's likewise
+// with `drift_compensation = false`. With `--drift-ppm` the loudspeaker's clock drifts, so the
+// compensator engages (after ~6 s) and resamples the reference; without, it only looks at the
+// filter every 0.3 s.
 // Build with `-c release` (scripts/bench.sh) for numbers that mean anything.
 
 import ArgumentParser
@@ -30,6 +33,8 @@ struct Bench: ParsableCommand {
     @Option(help: "Sample rate (Hz).") var rate = 48_000
     @Option(help: "Seconds of audio.") var seconds = 30
     @Option(help: "Runs of each measurement (the minimum counts).") var `repeat` = 3
+    @Option(help: "Clock drift of the loudspeaker in the scenario (ppm), so drift compensation engages.")
+    var driftPpm = 0.0
     @Option(help: "Measure the recorder instead: channels to record in real time (e.g. 2 or 8).")
     var recorderChannels: Int?
     @Option(help: "Measure the streamer instead: icecast://USER:PASS@HOST:PORT/MOUNT to stream --stream-input to.")
@@ -59,44 +64,55 @@ struct Bench: ParsableCommand {
             return
         }
         let configuration = try PresetLibrary.standard().load(preset).configuration
-        let audio = Scenario(rate: rate, seconds: seconds)
+        let audio = Scenario(rate: rate, seconds: seconds, driftPPM: driftPpm)
         print(
             "voicerack-bench: preset \(preset), \(seconds) s at \(rate) Hz, min of \(self.repeat) runs, thread CPU time"
         )
         print(
             "block  frame  full chain s  bare speexdsp s  ratio  full ×RT  mean load  worst load  post-filter share"
-        )
+                + "  drift share")
+        if driftPpm != 0 { print("loudspeaker clock drift: \(driftPpm) ppm") }
         // The same chain without the residual echo post-filter: the difference is its own cost.
         var withoutPostFilter = configuration
         withoutPostFilter.residualSuppression = 0
+        var withoutDrift = configuration
+        withoutDrift.driftCompensation = false
         for block in blocks.split(separator: ",").compactMap({ Int($0) }) {
             var full = Measurement()
             var bare = Double.infinity
             var noPostFilter = Double.infinity
+            var noDrift = Double.infinity
+            var following = false
             for _ in 0..<self.repeat {
                 let engine = try VoiceEngine(
                     configuration: configuration, sampleRate: rate, blockSize: block)
                 full = min(full, runFullChain(engine, audio, block: block))
+                following = engine.health().driftCompensation == .following
                 bare = min(bare, runBareSpeex(engine.speexSettings, audio))
                 let plain = try VoiceEngine(
                     configuration: withoutPostFilter, sampleRate: rate, blockSize: block)
                 let t0 = threadCPUTime()
                 renderAll(plain, audio, block: block) { _ in }
                 noPostFilter = min(noPostFilter, threadCPUTime() - t0)
+                let steady = try VoiceEngine(configuration: withoutDrift, sampleRate: rate, blockSize: block)
+                let t1 = threadCPUTime()
+                renderAll(steady, audio, block: block) { _ in }
+                noDrift = min(noDrift, threadCPUTime() - t1)
             }
+            let driftShare = configuration.driftCompensation ? max(0, full.total - noDrift) / full.total : 0
             let share =
                 configuration.residualSuppression > 0 ? max(0, full.total - noPostFilter) / full.total : 0
             let period = Double(block) / Double(rate)
             print(
                 String(
-                    format: "%5d  %5d  %12.3f  %15.3f  %5.3f  %8.0f  %8.2f%%  %9.2f%%  %16.1f%%",
+                    format: "%5d  %5d  %12.3f  %15.3f  %5.3f  %8.0f  %8.2f%%  %9.2f%%  %16.1f%%  %10.1f%%",
                     block,
                     FramePlan(
                         blockSize: block, sampleRate: rate, frameMilliseconds: configuration.frameMilliseconds
                     ).frameSize,
                     full.total, bare, full.total / bare, Double(seconds) / full.total,
                     100 * full.total / Double(audio.blocks(block)) / period, 100 * full.worst / period,
-                    100 * share))
+                    100 * share, 100 * driftShare) + (following ? "  (drift followed)" : ""))
         }
     }
 
@@ -177,13 +193,24 @@ struct Scenario {
     let mic16: [Int16]
     let far16: [Int16]
 
-    init(rate: Int, seconds: Int) {
+    init(rate: Int, seconds: Int, driftPPM: Double) {
         let n = rate * seconds
         far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 1)
         let room = Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.06, tail: 0.1, gain: 0.5, seed: 2)
         let near = Signals.delayed(
             Signals.speechLike(count: n, sampleRate: rate, rms: 0.04, seed: 3), by: n / 3)
-        mic = Signals.mix(Signals.convolve(far, room), near)
+        var echo = Signals.convolve(far, room)
+        if driftPPM != 0 {
+            // The echo read at n × (1 + drift), linearly interpolated: its delay drifts.
+            let still = echo
+            for i in 0..<echo.count {
+                let position = Double(i) * (1 + driftPPM * 1e-6)
+                let j = Int(position)
+                let f = Float(position - Double(j))
+                echo[i] = j + 1 < still.count ? still[j] * (1 - f) + still[j + 1] * f : 0
+            }
+        }
+        mic = Signals.mix(echo, near)
         mic16 = mic.map { Int16(max(-32768, min(32767, $0 * 32768))) }
         far16 = far.map { Int16(max(-32768, min(32767, $0 * 32768))) }
     }

@@ -72,6 +72,13 @@ struct Process: ParsableCommand {
         name: .long, help: ArgumentHelp("Output file for the processed voice.", valueName: "file"), completion: .file())
     var out: String
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Playback + capture latency the audio system reported, in ms (0-2000): seeds the echo delay as JACK's port latencies do in `run`; the delay estimator takes over once it has its own estimate.",
+            valueName: "ms"))
+    var latencyMs: Double?
+
     @Option(name: .long, help: "Block size in samples, as a JACK period (1-8192).")
     var block: Int = 256
 
@@ -104,6 +111,9 @@ struct Process: ParsableCommand {
         guard VoiceEngine.blockSizes.contains(block) else {
             throw ValidationError("--block \(block) is out of range; use 1-8192 samples (a JACK period)")
         }
+        if let latencyMs, !(0...2000).contains(latencyMs) {
+            throw ValidationError("--latency-ms \(latencyMs) is out of range; use 0-2000 ms")
+        }
     }
 
     func run() throws {
@@ -135,8 +145,12 @@ struct Process: ParsableCommand {
                 }
             }
             let bar = ProgressBar(label: "processing", worthShowing: !quiet)
+            var configuration = loaded.configuration
+            if let latencyMs, configuration.delayMode == .auto {
+                configuration.delayMilliseconds = Float(latencyMs)
+            }
             let report = try OfflineProcessor.run(
-                request, configuration: loaded.configuration, progress: { bar.update($0) })
+                request, configuration: configuration, progress: { bar.update($0) })
             bar.finish()
             if !quiet {
                 for note in report.notes + [report.outputNote].compactMap({ $0 }) { printNote(note) }

@@ -112,6 +112,11 @@ struct ProcessCommandTests {
         ])
         #expect(block.status == 64)
         #expect(block.standardError.contains("--block 0 is out of range"))
+        let latency = try CommandRunner.voicerack([
+            "process", "--mic", mic, "--ref", ref, "--out", folder.file("o.wav"), "--latency-ms", "5000",
+        ])
+        #expect(latency.status == 64)
+        #expect(latency.standardError.contains("--latency-ms 5000.0 is out of range"))
         let format = try CommandRunner.voicerack([
             "process", "--mic", mic, "--ref", ref, "--out", folder.file("o.wav"), "--format", "wav:pcm12",
         ])

@@ -1,3 +1,4 @@
+import CRealtimeCheck
 import Foundation
 import VoiceCycle
 import VoiceEngine
@@ -76,6 +77,32 @@ final class CycleRig {
             monitorLeft: buffers[3], monitorRight: buffers[4], frames: frames, freewheeling: freewheeling,
             transport: transport)
         host.cycle.pointee.render(io)
+    }
+
+    /// Renders `mic` and `far` block by block, the first `warmBlocks` outside RealtimeSanitizer's
+    /// real-time region and the rest inside it; `beforeBlock` runs (outside) before each block
+    /// with its start. Returns the cycles rendered in the region.
+    func renderChecked(
+        mic: [Float], far: [Float], warmBlocks: Int, beforeBlock: (Int) -> Void = { _ in }
+    ) -> Int {
+        var cycles = 0
+        mic.withUnsafeBufferPointer { m in
+            far.withUnsafeBufferPointer { f in
+                var start = 0
+                while start + frames <= mic.count {
+                    beforeBlock(start)
+                    let inRegion = start / frames >= warmBlocks
+                    if inRegion { rtcheck_enter() }
+                    render(mic: m.baseAddress! + start, far: f.baseAddress! + start)
+                    if inRegion {
+                        rtcheck_exit()
+                        cycles += 1
+                    }
+                    start += frames
+                }
+            }
+        }
+        return cycles
     }
 
     var voice: UnsafeMutablePointer<Float> { buffers[0] }

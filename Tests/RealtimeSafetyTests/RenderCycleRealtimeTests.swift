@@ -81,28 +81,13 @@ struct RenderCycleRealtimeTests {
         let late = Signals.convolve(
             far, Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.2, tail: 0.05, gain: 0.5, seed: 34))
         let mic = Signals.mix(Array(early.prefix(n / 2)) + Array(late.suffix(n - n / 2)), near)
-        var cycles = 0
-        let warmBlocks = rate / block  // one second outside the region
-        mic.withUnsafeBufferPointer { m in
-            far.withUnsafeBufferPointer { f in
-                var start = 0
-                while start + block <= n {
-                    let inRegion = start / block >= warmBlocks
-                    // The voice mute and its muted-talker detector in the second half (every-effect case).
-                    if start == n / 2 && preset.hasSuffix("+every-effect") { rig.host.setVoiceMuted(true) }
-                    // LV2 controls by message, applied by the cycle in the region.
-                    if start / block % 100 == 50 && preset.hasSuffix("-lv2") {
-                        let gain: Float = start / block % 200 == 50 ? -6 : 0
-                        #expect(rig.host.post([ControlMessage("peak.gain", gain), ControlMessage("comp.cr", 4)]) == 2)
-                    }
-                    if inRegion { rtcheck_enter() }
-                    rig.render(mic: m.baseAddress! + start, far: f.baseAddress! + start)
-                    if inRegion {
-                        rtcheck_exit()
-                        cycles += 1
-                    }
-                    start += block
-                }
+        let cycles = rig.renderChecked(mic: mic, far: far, warmBlocks: rate / block) { start in
+            // The voice mute and its muted-talker detector in the second half (every-effect case).
+            if start == n / 2 && preset.hasSuffix("+every-effect") { rig.host.setVoiceMuted(true) }
+            // LV2 controls by message, applied by the cycle in the region.
+            if start / block % 100 == 50 && preset.hasSuffix("-lv2") {
+                let gain: Float = start / block % 200 == 50 ? -6 : 0
+                #expect(rig.host.post([ControlMessage("peak.gain", gain), ControlMessage("comp.cr", 4)]) == 2)
             }
         }
         #expect(rig.framesLost == 0)

@@ -24,8 +24,8 @@ enum StatusText {
             "xruns \(d.xruns)", String(format: "DSP %.1f%%", d.cpuLoad),
             String(format: "worst %.0f%%", d.cycle.worstPercentOfPeriod),
         ]
-        if h.clockDriftPPM.isFinite && abs(h.clockDriftPPM) >= 10 {
-            parts.append(String(format: "drift %+.0f ppm (not compensated)", h.clockDriftPPM))
+        if h.driftCompensation != .off || (h.clockDriftPPM.isFinite && abs(h.clockDriftPPM) >= 10) {
+            parts.append("drift " + HealthText.drift(h.clockDriftPPM, h.driftCompensation))
         }
         if d.cycle.overruns > 0 { parts.append("over \(d.cycle.overruns) (by its work \(d.cycle.workOverruns))") }
         if s.voiceMuted { parts.append(s.talkingWhileMuted ? "VOICE MUTED (you are talking)" : "VOICE MUTED") }
