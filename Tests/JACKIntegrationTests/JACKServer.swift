@@ -95,7 +95,8 @@ extension JACKServer {
         var attempts: [String] = []
         for _ in 1...3 {
             let capture = try ChildProcess(
-                Tools.jackCapture!, ["-ns", "-s", "-dc", "-c", "\(ports.count)"] + ports.flatMap { ["-p", $0] } + [path],
+                Tools.jackCapture!,
+                ["-ns", "-s", "-dc", "-c", "\(ports.count)"] + ports.flatMap { ["-p", $0] } + [path],
                 environment: Tools.environment.merging(["JACK_DEFAULT_SERVER": name]) { $1 })
             let connected = poll(timeout: 15) {
                 guard capture.isRunning else { return true }

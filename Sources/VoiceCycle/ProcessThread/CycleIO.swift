@@ -60,7 +60,8 @@ public struct CycleIO: BitwiseCopyable {
             speakerLeft: speakerLeft + offset, speakerRight: speakerRight + offset, monitorLeft: monitorLeft + offset,
             monitorRight: monitorRight + offset, frames: frames, framesMissed: offset == 0 ? framesMissed : 0,
             freewheeling: freewheeling,
-            transport: TransportPosition(rolling: transport.rolling, frame: transport.frame + (transport.rolling ? offset : 0)))
+            transport: TransportPosition(
+                rolling: transport.rolling, frame: transport.frame + (transport.rolling ? offset : 0)))
     }
 }
 
