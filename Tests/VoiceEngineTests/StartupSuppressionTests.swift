@@ -37,4 +37,27 @@ struct StartupSuppressionTests {
         #expect(on <= 0.6)
         #expect(off > on)
     }
+
+    /// Headphones: the mic never hears the far end, so the canceller removes nothing and never
+    /// "converges"; a near end quieter than the reference is attenuated only for the budget.
+    @Test("without any echo (headphones) the start-up ends after its 3 s budget of far-end activity")
+    func endsWithoutEcho() {
+        let rate = 48_000, frame = 480
+        var startup = StartupSuppression(frameSize: frame, sampleRate: rate, enabled: true)
+        let frames = 10 * rate / frame
+        var attenuated = 0
+        var lastAttenuated = -1
+        for i in 0..<frames {
+            // The near end 6 dB under the far end, nothing cancelled.
+            let gain = startup.update(micPower: 0.0025, cancelledPower: 0.0025, referencePower: 0.01)
+            if gain < 1 {
+                attenuated += 1
+                lastAttenuated = i
+            }
+        }
+        let budget = Int(StartupSuppression.budgetSeconds) * rate / frame
+        #expect(attenuated == budget, "attenuated \(attenuated) frames; the budget is \(budget)")
+        #expect(lastAttenuated == budget - 1)
+        #expect(!startup.active)
+    }
 }

@@ -12,6 +12,11 @@ import VoiceRT
 /// here: at the start there is none yet. Once the filter has converged this never acts again:
 /// after that a drop in removal is more often double talk than a moved speaker.
 ///
+/// It also ends after `budgetSeconds` (3 s) of far-end activity without converging: with
+/// headphones, or speakers the mic does not hear, there is no echo to remove, the filter never
+/// "converges", and a near end quieter than the reference would otherwise be attenuated for the
+/// whole call (a 60 s freewheel render through echo-cancel lost 20 dB of its talker that way).
+///
 /// - Realtime: `update` is safe.
 struct StartupSuppression {
     /// Attenuation of echo-alone frames while converging (−20 dB).
@@ -26,6 +31,11 @@ struct StartupSuppression {
     let nearEndRatio: Float = 4
     /// Far-end level below which nothing plays (mean square, as `NearEndDetector.farSilence`).
     let farSilence: Float = 1e-6
+    /// Frames with the far end active after which the start-up ends even unconverged.
+    let budgetFrames: Int
+    /// Seconds of far-end activity in that budget.
+    static let budgetSeconds: Float = 3
+    private var farFrames = 0
     private var heldReference: Float = 0
     private var mic: Float = 0
     private var cancelled: Float = 0
@@ -36,6 +46,7 @@ struct StartupSuppression {
         weight = min(1, Float(frameSize) / (0.2 * Float(sampleRate)))
         let db = -20 * Float(frameSize) / (0.3 * Float(sampleRate))
         decay = Decibels.amplitude(db) * Decibels.amplitude(db)  // a power ratio
+        budgetFrames = Int(Self.budgetSeconds * Float(sampleRate) / Float(frameSize))
         active = enabled
     }
 
@@ -46,6 +57,11 @@ struct StartupSuppression {
         guard active else { return 1 }
         heldReference = max(referencePower, heldReference * decay)
         guard heldReference >= farSilence else { return 1 }
+        farFrames += 1
+        if farFrames > budgetFrames {
+            active = false
+            return 1
+        }
         mic += weight * (micPower - mic)
         cancelled += weight * (cancelledPower - cancelled)
         if mic >= doneRatio * cancelled && mic > 0 {
