@@ -11,6 +11,8 @@ extension LiveCommand {
         "  save FILE       write the running setup, live changes included, as a preset file",
         "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
         "  record          start recording (the --record files, else the voice; as SIGUSR1)",
+        "  record TAP...   start recording these taps (voice, mic, reference, monitor, tuning, karaoke),",
+        "                  each to its --record file, else to a default name",
         "  stop            stop recording and finalise the files",
         "  pause           pause or resume the backing track (as SIGUSR2); backing play|pause",
         "  status          the status with every number (levels, delay, ERLE, load, recording)",
@@ -49,6 +51,7 @@ extension LiveCommand {
         case ("show", _): return .success(.show)
         case ("unmute", _): return .success(.unmuteMonitor)
         case ("record", 0): return .success(.record(true))
+        case ("record", _): return .success(.recordTaps(rest))
         case ("stop", 0): return .success(.record(false))
         case ("pause", 0): return .success(.backing(.toggle))
         case ("status", 0): return .success(.status)
@@ -86,6 +89,7 @@ extension LiveCommand: CustomStringConvertible {
         case .get(let key): "get \(key)"
         case .show: "show"
         case .record(let on): on ? "record" : "stop"
+        case .recordTaps(let taps): "record " + taps.joined(separator: " ")
         case .backing(let action): "backing \(action.rawValue)"
         case .unmuteMonitor: "unmute"
         case .muteVoice(let on): "mute \(on ? "on" : "off")"

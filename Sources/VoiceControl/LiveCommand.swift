@@ -16,6 +16,10 @@ public enum LiveCommand: Sendable, Equatable {
     case show
     /// Starts (true) or stops (false) recording.
     case record(Bool)
+    /// Starts recording these taps (names as in `--record TAP=FILE`: voice, mic, reference,
+    /// monitor, tuning, karaoke), each to the `--record` file given for it, else to the default
+    /// name; checked when it runs.
+    case recordTaps([String])
     /// Plays, pauses or toggles the backing track.
     case backing(BackingAction)
     /// Unmutes the monitor after the feedback guard muted it, and re-arms the guard.

@@ -13,6 +13,7 @@ public enum OSCAddressSpace {
         "/voicerack/get KEY           reply /voicerack/get KEY VALUE ALLOWED",
         "/voicerack/show              /voicerack/key KEY VALUE ALLOWED per key, a reply",
         "/voicerack/record/start      start recording (--record files, else the voice)",
+        "/voicerack/record/start TAP... (s) record only these taps (voice, mic, ...)",
         "/voicerack/record/stop       stop recording, finalise the files",
         "/voicerack/backing/play      play the backing track (also /pause, /toggle)",
         "/voicerack/backing/level DB  the backing track's level, dB",
@@ -97,7 +98,13 @@ public enum OSCAddressSpace {
             return a.isEmpty ? .unregisterMeters : .failure("\(message.path) takes no arguments; got ,\(tags)")
         case prefix + "/help": return a.isEmpty ? .help : .failure("\(message.path) takes no arguments; got ,\(tags)")
         case prefix + "/show": return takesNothing(.show)
-        case prefix + "/record/start": return takesNothing(.record(true))
+        case prefix + "/record/start":
+            guard !a.isEmpty else { return .command(.record(true)) }
+            let taps = a.compactMap { if case .string(let name) = $0 { name } else { nil } }
+            guard taps.count == a.count else {
+                return .failure("\(message.path) takes tap names (s), or nothing; got ,\(tags)")
+            }
+            return .command(.recordTaps(taps))
         case prefix + "/record/stop": return takesNothing(.record(false))
         case prefix + "/backing/play": return takesNothing(.backing(.play))
         case prefix + "/backing/pause": return takesNothing(.backing(.pause))

@@ -44,6 +44,7 @@ final class HubBackend: PanelBackend {
         switch request {
         case .set(let key, let value): reply = await run(.set(key: key, value: value))
         case .record(let on): reply = await run(.record(on))
+        case .recordTaps(let taps): reply = await run(.recordTaps(taps))
         case .pauseBacking: reply = await run(.backing(.toggle))
         case .unmuteMonitor: reply = await run(.unmuteMonitor)
         case .muteVoice(let on): reply = await run(.muteVoice(on))

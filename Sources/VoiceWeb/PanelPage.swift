@@ -99,6 +99,12 @@ enum PanelPage {
         </section>
         <section id="recording"><h2>Recording</h2>
           <div class="row"><button id="record" class="rec">● Record</button><b id="rectime">00:00:00</b><span id="lost"></span></div>
+          <div class="row" id="taps">taps:
+            <label><input type="checkbox" id="tap-voice" value="voice">voice</label><label><input type="checkbox" id="tap-mic" value="mic">mic</label>
+            <label><input type="checkbox" id="tap-reference" value="reference">reference</label><label><input type="checkbox" id="tap-monitor" value="monitor">monitor</label>
+            <label><input type="checkbox" id="tap-tuning" value="tuning">tuning</label><label><input type="checkbox" id="tap-karaoke" value="karaoke">karaoke</label>
+          </div>
+          <div class="note">none ticked: the --record files, else the voice</div>
           <div id="files" class="note"></div>
         </section>
         <section id="backing"><h2>Backing track and presets</h2>
@@ -286,7 +292,9 @@ enum PanelPage {
           };
         }
         $('record').onclick = () => {
-          send({ op: 'record', start: $('record').dataset.recording !== 'true' });
+          const start = $('record').dataset.recording !== 'true';
+          const taps = [...document.querySelectorAll('#taps input:checked')].map(box => box.value);
+          send(start && taps.length ? { op: 'record', start, taps } : { op: 'record', start });
         };
         $('pause').onclick = () => send({ op: 'pause' });
         $('unmute').onclick = () => send({ op: 'unmute' });

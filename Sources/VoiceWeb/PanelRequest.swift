@@ -9,6 +9,8 @@ public enum PanelRequest: Sendable, Equatable {
     case set(key: String, value: String)
     /// Start recording (the `--record` files, else the voice), or stop.
     case record(Bool)
+    /// Start recording these taps only (tap names, each once; at most `maximumTaps`).
+    case recordTaps([String])
     /// Pause or resume the backing track.
     case pauseBacking
     /// Unmute the monitor after the feedback guard muted it.
@@ -21,6 +23,8 @@ public enum PanelRequest: Sendable, Equatable {
 
     /// The longest key or value text accepted.
     public static let maximumText = 200
+    /// The most taps one record request names (there are six).
+    public static let maximumTaps = 6
 
     /// Decodes one message (`{"op":"set","key":"output.gain_db","value":"-6","id":3}`); the error
     /// says what is wrong. Returns the request and its id (echoed in the reply).
@@ -46,7 +50,15 @@ public enum PanelRequest: Sendable, Equatable {
         case "set":
             return (.set(key: try string("key"), value: try string("value")), id)
         case "record":
-            return (.record(try flag("start")), id)
+            let start = try flag("start")
+            guard start, let taps = object["taps"] else { return (.record(start), id) }
+            // Names only (the session checks that each is a tap): short words, a few of them.
+            guard let names = taps as? [String], (1...maximumTaps).contains(names.count),
+                names.allSatisfy({ (1...16).contains($0.utf8.count) && $0.allSatisfy { $0.isASCII && $0.isLetter } })
+            else {
+                throw PanelError("'taps' must be a list of 1 to \(maximumTaps) tap names (voice, mic, reference, ...)")
+            }
+            return (.recordTaps(names), id)
         case "pause":
             return (.pauseBacking, id)
         case "unmute":

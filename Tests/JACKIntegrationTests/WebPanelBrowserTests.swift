@@ -74,6 +74,18 @@ extension LiveClientTests {
             print("web panel: take2-\(tap).wav \(take.frames) frames")
             #expect(take.frames >= 48_000, "a second or more of audio")
         }
+        // A take of chosen taps: with only "mic" ticked, take 3 is take3-mic.wav and nothing else.
+        browser.run(["cmd": "click", "id": "tap-mic"])
+        browser.run(["cmd": "click", "id": "record"])
+        browser.wait("document.getElementById('files').textContent.includes('take3-mic.wav')")
+        browser.wait("document.getElementById('rectime').textContent >= '00:00:01'")
+        let files = browser.value("document.getElementById('files').textContent") as? String ?? ""
+        browser.run(["cmd": "click", "id": "record"])
+        browser.wait("document.getElementById('record').dataset.recording === 'false'")
+        print("web panel: taps chosen: mic; recording showed '\(files)'")
+        #expect(files == "take3-mic.wav", "only the ticked tap is recorded")
+        #expect(try AudioFileContents.read(folder + "/take3-mic.wav").frames >= 48_000)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/take3-voice.wav"))
 
         // Saving the setup as a preset: a name that climbs out of the preset folder is refused by
         // the page's server; a plain name writes NAME.toml there, holding the slider's value.

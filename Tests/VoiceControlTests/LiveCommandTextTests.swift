@@ -22,6 +22,7 @@ import VoiceControl
         #expect(parsed("unmute") == .unmuteMonitor)
         #expect(parsed("record") == .record(true))
         #expect(parsed("stop") == .record(false))
+        #expect(parsed("record mic  reference") == .recordTaps(["mic", "reference"]))
         #expect(parsed("pause") == .backing(.toggle))
         #expect(parsed("backing play") == .backing(.play))
         #expect(parsed("backing pause") == .backing(.pause))
@@ -40,7 +41,6 @@ import VoiceControl
         #expect(failure("mute maybe") == "usage: mute on|off")
         #expect(failure("stream") == "usage: stream start|stop")
         #expect(failure("backing loud") == "usage: backing play|pause|toggle")
-        #expect(failure("record now") == "unknown command 'record'; try help")
         #expect(failure("frobnicate") == "unknown command 'frobnicate'; try help")
     }
 }
@@ -51,6 +51,7 @@ extension LiveCommandTextTests {
             .set(key: "monitor.master_db", value: "-6"), .get(key: "output.gain_db"), .show, .record(true),
             .record(false), .backing(.play), .backing(.pause), .backing(.toggle), .unmuteMonitor, .muteVoice(true),
             .muteVoice(false), .stream(true), .stream(false), .loadPreset("podcast"), .status, .help,
+            .recordTaps(["voice", "mic"]),
         ]
         for command in commands { #expect(parsed(command.description) == command, "\(command)") }
     }

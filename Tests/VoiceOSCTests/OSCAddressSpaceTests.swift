@@ -26,6 +26,12 @@ import VoiceControl
         #expect(route("/voicerack/get", [.string("output.gain_db")]) == .command(.get(key: "output.gain_db")))
         #expect(route("/voicerack/show") == .command(.show))
         #expect(route("/voicerack/record/start") == .command(.record(true)))
+        #expect(
+            route("/voicerack/record/start", [.string("mic"), .string("voice")])
+                == .command(.recordTaps(["mic", "voice"])))
+        #expect(
+            route("/voicerack/record/start", [.string("mic"), .int(3)])
+                == .failure("/voicerack/record/start takes tap names (s), or nothing; got ,si"))
         #expect(route("/voicerack/record/stop") == .command(.record(false)))
         #expect(route("/voicerack/backing/play") == .command(.backing(.play)))
         #expect(route("/voicerack/backing/pause") == .command(.backing(.pause)))

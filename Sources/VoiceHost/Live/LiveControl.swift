@@ -54,7 +54,7 @@ struct LiveControl {
             let reply = load(name, saying: "loaded")
             if reply.succeeded { preset = name }
             return reply
-        case .record, .backing, .status, .help, .savePreset:
+        case .record, .recordTaps, .backing, .status, .help, .savePreset:
             return nil
         }
     }

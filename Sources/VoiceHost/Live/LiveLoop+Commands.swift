@@ -21,6 +21,9 @@ extension LiveLoop {
             return reply
         case .record(true):
             return recorder.isRecording ? .failure("already recording; stop first") : startRecording()
+        case .recordTaps(let names):
+            guard !recorder.isRecording else { return .failure("already recording; stop first") }
+            return startRecording(taps: names)
         case .record(false):
             return recorder.isRecording ? LiveReply(lines: stopRecording()) : .failure("not recording")
         case .backing(let action):
@@ -60,9 +63,12 @@ extension LiveLoop {
     }
 
     /// Opens new recordings from the templates; says what was opened or why not.
-    func startRecording() -> LiveReply {
+    /// Opens new recordings from the templates, or of `taps` only (tap names); returns what to
+    /// print.
+    func startRecording(taps: [String]? = nil) -> LiveReply {
         do {
-            let lines = try recorder.start(host, client: driver.clientName)
+            let chosen = try taps.map { (names) throws(HostError) in try LiveRecordingOptions.taps(named: names) }
+            let lines = try recorder.start(host, client: driver.clientName, taps: chosen)
             recordingStarted = ProcessInfo.processInfo.systemUptime
             return LiveReply(lines: lines)
         } catch {

@@ -69,9 +69,12 @@ final class LiveRecorder {
     /// Opens every file and makes the process thread feed them; returns a log line per file.
     /// `take` above 1 (the takes after a server restart, `--wait-for-server`) adds `-take2`, … to
     /// each name before its extension, so the files' order is clear whatever the template.
-    func start(_ host: CycleHost, client: String, take: Int = 1) throws(HostError) -> [String] {
+    /// `taps` records only those (each to its `--record` file, else the default name).
+    func start(_ host: CycleHost, client: String, take: Int = 1, taps: [Tap]? = nil) throws(HostError) -> [String] {
         guard active.isEmpty else { return [] }
-        let planned = try plan(client: client, sampleRate: host.sampleRate, date: Date(), take: take)
+        let planned = try plan(
+            client: client, sampleRate: host.sampleRate, date: Date(), take: take,
+            targets: taps.map { options.targets(for: $0) } ?? options.effectiveTargets)
         var made: [Active] = []
         for (tap, spec, _) in planned {
             do {
@@ -153,9 +156,9 @@ final class LiveRecorder {
     /// path then carries a `-2`, `-3` ... suffix). `take` above 1 (after a server restart) adds
     /// `-take2`, ... before the extension.
     private func plan(
-        client: String, sampleRate: Int, date: Date, take: Int = 1
+        client: String, sampleRate: Int, date: Date, take: Int = 1, targets: [LiveRecordingOptions.Target]? = nil
     ) throws(HostError) -> [(Tap, RecordingSpec, String?)] {
-        let targets = options.effectiveTargets
+        let targets = targets ?? options.effectiveTargets
         guard targets.count <= CycleHost.maximumRecordings else {
             throw HostError(
                 .usage, "--record: at most \(CycleHost.maximumRecordings) recordings at once (\(targets.count) given)")

@@ -53,8 +53,33 @@ public struct LiveRecordingOptions: Sendable {
     /// template (its extension following `--format` when given).
     var effectiveTargets: [Target] {
         guard targets.isEmpty else { return targets }
-        var template = Self.defaultTemplate
-        if let format { template = String(template.dropLast(3)) + format.fileExtension }
-        return [Target(tap: .voice, template: template)]
+        return [Target(tap: .voice, template: defaultTemplate)]
+    }
+
+    /// The default template, its extension following `--format` when given.
+    private var defaultTemplate: String {
+        guard let format else { return Self.defaultTemplate }
+        return String(Self.defaultTemplate.dropLast(3)) + format.fileExtension
+    }
+
+    /// The targets for a start that names its taps (`record TAP...` from a control surface):
+    /// each tap's `--record` file when one was given, else the default name.
+    func targets(for taps: [Tap]) -> [Target] {
+        taps.map { tap in targets.first { $0.tap == tap } ?? Target(tap: tap, template: defaultTemplate) }
+    }
+
+    /// Tap names as a control surface gives them: known, each once, at least one (64 otherwise).
+    public static func taps(named names: [String]) throws(HostError) -> [Tap] {
+        guard !names.isEmpty else { throw HostError(.usage, "name at least one tap") }
+        var taps: [Tap] = []
+        for name in names {
+            guard let tap = Tap(rawValue: name) else {
+                throw HostError(
+                    .usage, "'\(name)' is not a tap; use " + Tap.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            guard !taps.contains(tap) else { throw HostError(.usage, "tap \(name) named twice") }
+            taps.append(tap)
+        }
+        return taps
     }
 }
