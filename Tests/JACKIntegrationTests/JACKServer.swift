@@ -13,14 +13,6 @@ import VoiceFiles
 /// voicerack's own meters showed it playing the backing track: the graph, not voicerack, lost
 /// the audio. In synchronous mode the server waits for the graph, so what a client wrote is what
 /// the next one reads, however late.
-///
-/// Why `-t 2000`: without `-t`, jackd2 1.9.21 times clients out after two periods (10.7 ms), and
-/// a client that closes (jack_lsp or jack_connect, which the tests run often) makes the engine
-/// wait only twice that for the graph. When that wait timed out ("JackEngine::ClientCloseAux
-/// wait error", then "SuspendRefNum error ... engine may now behave abnormally" every cycle),
-/// the server never ran its clients again: voicerack ran 17 cycles in 22 s, and jack_capture
-/// wrote only its header (about 1 in 30 starts, reproduced without jack_capture or the tests).
-/// With an explicit timeout of 2 s the close waits 4 s instead.
 final class JACKServer {
     let name: String
     let jackd: ChildProcess
@@ -31,8 +23,7 @@ final class JACKServer {
     init(timeout: Double = 10, rate: Int = 48_000, synchronous: Bool = true) throws {
         name = "voicerack-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         jackd = try ChildProcess(
-            Tools.jackd!,
-            ["-n", name] + (synchronous ? ["-S"] : []) + ["-t", "2000", "-d", "dummy", "-r", "\(rate)", "-p", "256"],
+            Tools.jackd!, ["-n", name] + (synchronous ? ["-S"] : []) + ["-d", "dummy", "-r", "\(rate)", "-p", "256"],
             environment: Tools.environment)
         let ready = poll(timeout: timeout) {
             guard jackd.isRunning else { return true }
