@@ -11,14 +11,9 @@ extension LiveClientTests {
         "NSM: announce, open (the JACK client appears only then, named by the client id), dirty/clean, save, messages, SIGTERM, reopen",
         .enabled(if: oscPeerAvailable, "python3-liblo is missing"))
     func nsmSession() throws {
-        let server = try JACKServer()
-        defer { server.stop() }
         let folder = try Self.recordingFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("nsm-server.py")
-        let (status, output) = try runTool(Self.python, [script.path, folder, server.name, binary], timeout: 120)
-        #expect(status == 0, "nsm-server.py:\n\(output)")
+        let output = try Self.runNSMServer([], folder: folder, timeout: 120)
         var steps: [String: [String: Any]] = [:]
         for line in output.split(separator: "\n") {
             guard let step = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -89,15 +84,9 @@ extension LiveClientTests {
         "NSM: a refused announce ends voicerack with 69 and the manager's reason, no JACK client made",
         .enabled(if: oscPeerAvailable, "python3-liblo is missing"))
     func nsmAnnounceRefused() throws {
-        let server = try JACKServer()
-        defer { server.stop() }
         let folder = try Self.recordingFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("nsm-server.py")
-        let (status, output) = try runTool(
-            Self.python, [script.path, "--refuse", folder, server.name, binary], timeout: 60)
-        #expect(status == 0, "nsm-server.py:\n\(output)")
+        let output = try Self.runNSMServer(["--refuse"], folder: folder, timeout: 60)
         let line = output.split(separator: "\n").last.map(String.init) ?? ""
         let step = try #require(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(output)")
         #expect(step["exit"] as? Int == 69, "\(output)")
@@ -105,5 +94,21 @@ extension LiveClientTests {
             (step["output"] as? String)?.contains(
                 "NSM: the session manager refused the announce: API 2.0 only, for this test") == true, "\(output)")
         #expect((step["clients"] as? [String])?.contains { $0.hasPrefix("voicerack") } == false, "\(output)")
+    }
+}
+
+extension LiveClientTests {
+    /// Runs the minimal NSM server (`nsm-server.py`, `options` first) against voicerack on a
+    /// private jackd, with `folder` as the session root; returns its output (JSON lines, one a
+    /// step), having checked that it exited 0.
+    static func runNSMServer(_ options: [String], folder: String, timeout: Double) throws -> String {
+        let server = try JACKServer()
+        defer { server.stop() }
+        let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("nsm-server.py")
+        let (status, output) = try runTool(
+            python, [script.path] + options + [folder, server.name, binary], timeout: timeout)
+        #expect(status == 0, "nsm-server.py:\n\(output)")
+        return output
     }
 }
