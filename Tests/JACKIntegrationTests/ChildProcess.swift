@@ -106,7 +106,10 @@ func poll(timeout: Double, _ condition: () -> Bool) -> Bool {
     while true {
         if condition() { return true }
         if Date() >= deadline { return false }
-        usleep(20_000)
+        // 100 ms, not less: many conditions run jack_lsp, and each JACK client that closes is a
+        // chance for jackd2's synchronous engine to stall for good (see the issue 9 note), so
+        // fewer of them while the graph runs.
+        usleep(100_000)
     }
 }
 
