@@ -7,7 +7,7 @@ import VoiceJACK
 /// Auto-connect next to a patchbay: it never adds a second source to a port a patchbay already
 /// connected, and a preset key turns it off for good.
 @Suite(
-    "auto-connect and the patchbay", .serialized,
+    "auto-connect and the patchbay", .serialized, RedoOnJACKWedge(),
     .enabled(if: Tools.jackAvailable, "jackd, jack_lsp or jack_connect is not installed (apt install jackd2)"))
 struct AutoConnectTests {
     /// The ports connected to `port`, from jack_lsp -c (the lines indented under the port).

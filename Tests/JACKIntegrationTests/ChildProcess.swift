@@ -106,9 +106,9 @@ func poll(timeout: Double, _ condition: () -> Bool) -> Bool {
     while true {
         if condition() { return true }
         if Date() >= deadline { return false }
-        // 100 ms, not less: many conditions run jack_lsp, and each JACK client that closes is a
-        // chance for jackd2's synchronous engine to stall for good (see the issue 9 note), so
-        // fewer of them while the graph runs.
+        // 100 ms, not less: many conditions run jack_lsp, and each JACK client that opens and
+        // closes while the machine is busy is a chance for jackd2's synchronous engine to wedge
+        // (see JACKWedgeWatch), so fewer of them while the graph runs.
         usleep(100_000)
     }
 }

@@ -12,10 +12,13 @@ import VoiceFiles
 /// speaker_out_L, and voicerack heard silence on mic_in from jack_simple_client, while
 /// voicerack's own meters showed it playing the backing track: the graph, not voicerack, lost
 /// the audio. In synchronous mode the server waits for the graph, so what a client wrote is what
-/// the next one reads, however late.
+/// the next one reads, however late. The price is jackd2's synchronous-mode wedge, which
+/// `JACKWedgeWatch` watches for and `RedoOnJACKWedge` answers by running the test again.
 final class JACKServer {
     let name: String
     let jackd: ChildProcess
+    /// The running test's wedge watch (`RedoOnJACKWedge`), told when the server stops.
+    private let wedgeWatch = JACKWedgeWatch.current
 
     /// Starts jackd at `rate` Hz and waits (up to `timeout` seconds) until a client can connect.
     /// `synchronous: false` runs jackd2's default asynchronous mode, where the server's timeline
@@ -34,12 +37,19 @@ final class JACKServer {
             jackd.stop(SIGKILL)
             throw ServerError(message: "jackd '\(name)' did not come up within \(timeout) s:\n\(log)")
         }
+        wedgeWatch?.watch(jackd, name: name)
     }
+
+    /// How many of jackd's cycles so far ended with its graph not completed (see `JACKWedgeWatch`).
+    var incompleteCycles: Int { JACKWedgeWatch.incompleteCycles(in: jackd.output) }
 
     deinit { stop() }
 
     /// Stops jackd (SIGTERM, then SIGKILL after 5 s).
-    func stop() { jackd.stop(SIGTERM) }
+    func stop() {
+        wedgeWatch?.serverStopped(name)
+        jackd.stop(SIGTERM)
+    }
 
     /// `jack_lsp -s NAME ARGS…`'s output.
     func lsp(_ arguments: [String]) throws -> String {
@@ -141,7 +151,7 @@ extension JACKServer {
                     jack_capture did not record \(frames) frames of \(ports): its file held \(size) of \(bytes) \
                     bytes after 20 s; jack_capture \(runningAtEnd ? "was still running" : "had exited"), \
                     exit status \(status.map(String.init) ?? "none within 10 s of SIGINT"); jackd \
-                    \(jackd.isRunning ? "running" : "gone"); load average \(load); its output:
+                    \(jackd.isRunning ? "running" : "gone"), \(incompleteCycles) cycles with its graph not completed; load average \(load); its output:
                     \(capture.output)
                     """)
         }

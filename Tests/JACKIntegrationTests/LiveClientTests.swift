@@ -4,7 +4,7 @@ import Testing
 /// `voicerack run` against a real jackd (dummy driver), checked with real peers (jack_lsp,
 /// jack_connect). Serialized: each test starts its own server, and two cores are enough for one.
 @Suite(
-    "voicerack run against jackd", .serialized,
+    "voicerack run against jackd", .serialized, RedoOnJACKWedge(),
     .enabled(
         if: Tools.jackAvailable,
         "jackd, jack_lsp or jack_connect is not installed (apt install jackd2); skipping the JACK integration tests"))

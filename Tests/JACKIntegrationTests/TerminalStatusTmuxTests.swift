@@ -5,7 +5,7 @@ import VoiceTestSupport
 /// The status line on a real terminal: `voicerack run --control` in a tmux pane of 80 × 24 on
 /// a private tmux server, against a private dummy-driver jackd.
 @Suite(
-    "status line in a terminal", .serialized,
+    "status line in a terminal", .serialized, RedoOnJACKWedge(),
     .enabled(if: Tools.jackAvailable && Tools.tmux != nil, "jackd or tmux is not installed (apt install jackd2 tmux)"))
 struct TerminalStatusTmuxTests {
     /// A private tmux server (its own socket name) with one 80 × 24 session.
