@@ -79,10 +79,18 @@ public struct PreparedPlugin {
     public let controls: [(symbol: String, port: Int)]
     /// Warnings for the user at load (a plugin that is not hard-real-time capable).
     public let notes: [String]
+    /// The plugin's complete state now (its port values and its own), as text for
+    /// `PluginUnitSettings.state`; "" while it has none or is gone. Main thread, while the
+    /// plugin runs (LV2's save may run beside run()).
+    public let savedState: @Sendable () -> String
 
-    public init(unit: PluginUnit, controls: [(symbol: String, port: Int)], notes: [String]) {
+    public init(
+        unit: PluginUnit, controls: [(symbol: String, port: Int)], notes: [String],
+        savedState: @escaping @Sendable () -> String = { "" }
+    ) {
         self.unit = unit
         self.controls = controls
         self.notes = notes
+        self.savedState = savedState
     }
 }

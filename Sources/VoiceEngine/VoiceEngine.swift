@@ -61,6 +61,8 @@ public final class VoiceEngine {
     public let processingLatency: Int
     /// Warnings about the chain's plugin units, for the user at load (not hard-real-time capable).
     public let notes: [String]
+    /// Each plugin unit's state saver, by unit name (`PreparedPlugin.savedState`).
+    private let pluginStateSavers: [String: @Sendable () -> String]
 
     /// Builds an engine for `blockSize`-sample blocks at `sampleRate` Hz with a far end of
     /// `referenceChannels` channels (1 or 2). - Realtime: never (allocates).
@@ -91,6 +93,7 @@ public final class VoiceEngine {
         let plugins = try Self.makePlugins(
             configuration, spec: ProcessSpec(sampleRate: Double(sampleRate), maximumBlockSize: blockSize))
         notes = configuration.chain.flatMap { plugins[$0.name]?.notes ?? [] }
+        pluginStateSavers = plugins.mapValues(\.savedState)
         healthBoard = .allocate(capacity: 1)
         healthBoard.initialize(to: HealthBoard())
         state = .allocate(capacity: 1)
@@ -128,6 +131,12 @@ public final class VoiceEngine {
             throw .plugin(error)
         }
         return made
+    }
+
+    /// The running plugin units' states (as `PluginUnitSettings.state` holds them), by unit
+    /// name; units with no state are left out. - Realtime: never; main thread.
+    public func pluginStates() -> [String: String] {
+        pluginStateSavers.mapValues { $0() }.filter { !$0.value.isEmpty }
     }
 
     /// Samples between a mic sample entering `render` and its processed sample leaving it:

@@ -85,13 +85,18 @@ public final class LV2PluginHost: PluginHost {
             },
             latency: { context in context.assumingMemoryBound(to: LV2ProcessState.self).pointee.reportedLatency() },
             release: { owner in Unmanaged<LV2UnitBox>.fromOpaque(owner).release() })
-        return PreparedPlugin(unit: handle, controls: controls, notes: box.unit.notes)
+        return PreparedPlugin(
+            unit: handle, controls: controls, notes: box.unit.notes,
+            savedState: { [weak box] in box?.unit.savedState() ?? "" })
     }
 }
 
 /// Keeps an `LV2Unit` (a non-copyable value) alive behind a retainable reference while a chain
 /// slot runs it; the last release deactivates and frees the plugin.
-final class LV2UnitBox {
+///
+/// Sendable because the only use off its making thread is `savedState()`, which takes the
+/// world's lock and is in LV2's own threading class for save (it may run beside run()).
+final class LV2UnitBox: @unchecked Sendable {
     let unit: LV2Unit
     init(_ unit: consuming LV2Unit) { self.unit = unit }
 }

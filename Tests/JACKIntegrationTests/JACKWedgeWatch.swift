@@ -26,6 +26,15 @@ final class JACKWedgeWatch: @unchecked Sendable {
     /// How many of jackd's cycles in `log` ended with the graph not completed.
     static func incompleteCycles(in log: String) -> Int { log.components(separatedBy: signature).count - 1 }
 
+    /// jackd's lines after its start-up banner, up to and including the first incomplete
+    /// cycle: what happened to the graph just before it wedged.
+    static func leadUp(in log: String) -> String {
+        let lines = log.split(separator: "\n")
+        let start = (lines.firstIndex { $0.contains("self-connect-mode") }).map { $0 + 1 } ?? 0
+        let end = (lines.firstIndex { $0.contains(signature) }).map { $0 + 1 } ?? lines.count
+        return lines[start..<max(start, end)].suffix(20).joined(separator: "\n")
+    }
+
     private let lock = NSLock()
     private var wedgedServers: [String] = []
     private var stopped: Set<String> = []
@@ -60,9 +69,10 @@ final class JACKWedgeWatch: @unchecked Sendable {
                 lastCount = count
                 if growingPolls >= 4 {
                     lock.withLock { wedgedServers.append(name) }
+                    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                     print(
-                        "jackd '\(name)': its synchronous engine wedged (\(count) cycles ended with '\(Self.signature)')"
-                    )
+                        "jackd '\(name)': its synchronous engine wedged (\(count) cycles ended with '\(Self.signature)'); "
+                            + "what it said before:\n\(Self.leadUp(in: text))")
                     return
                 }
             }

@@ -4,11 +4,11 @@ import VoiceTestSupport
 
 /// An LV2 unit in the live chain (x42's dpl from x42-plugins, 64 samples of look-ahead): its
 /// latency on voice_out as `jack_lsp -l` shows it, a live `set` of its control measured on
-/// voice_out, a SIGHUP reload that swaps in a chain with another plugin (LSP's limiter), and that
-/// plugin changing its latency live.
+/// voice_out, `save` writing the tuned plugin's state, a SIGHUP reload that swaps in a chain
+/// with another plugin (LSP's limiter), and that plugin changing its latency live.
 extension LiveClientTests {
     @Test(
-        "LV2 unit live: jack_lsp -l shows its 64 samples on voice_out, set peak.gain -6 lowers voice_out by 6 dB, a reload swaps in LSP's limiter, whose latency change reaches JACK",
+        "LV2 unit live: jack_lsp -l shows its 64 samples on voice_out, set peak.gain -6 lowers voice_out by 6 dB and `save` keeps it in the plugin's state, a reload swaps in LSP's limiter, whose latency change reaches JACK",
         .enabled(
             if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil,
             "jack_capture or jack_simple_client is missing"))
@@ -44,6 +44,24 @@ extension LiveClientTests {
         print("live LV2 set peak.gain -6: voice_out \(before) → \(after) RMS (\(String(format: "%.2f", changeDB)) dB)")
         #expect(abs(before - Self.sineRMS) < 0.015)
         #expect(abs(changeDB + 6) < 0.2)
+
+        // `save` keeps the tuned plugin's own state: with the `gain` line taken out of the saved
+        // preset, reloading it still gives -6 dB, from the state alone.
+        let saved = folder + "/saved.toml"
+        commands.write(Data("save \(saved)\n".utf8))
+        rig.expectOutput("saved the running setup to \(saved)")
+        let savedText = try String(contentsOfFile: saved, encoding: .utf8)
+        let stateLine = savedText.split(separator: "\n").first { $0.hasPrefix("state = ") }
+        #expect(stateLine?.contains("gain") == true, "no state with the gain port in:\n\(savedText)")
+        let stateOnly = savedText.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("gain = ") }.joined(separator: "\n")
+        #expect(stateOnly != savedText, "the saved preset sets no gain value:\n\(savedText)")
+        try stateOnly.write(toFile: preset, atomically: true, encoding: .utf8)
+        rig.voicerack.send(SIGHUP)
+        rig.expectOutput("chain rebuilt: peak")
+        let restoredDB = 20 * log10(Double(try rig.voiceRMS() / before))
+        print("live LV2 saved state reloaded without its gain value: \(String(format: "%.2f", restoredDB)) dB")
+        #expect(abs(restoredDB + 6) < 0.2)
 
         commands.write(Data("set peak.gain 31\n".utf8))
         rig.expectOutput("peak.gain = 31 is out of range; the plugin allows -10...30 dB")

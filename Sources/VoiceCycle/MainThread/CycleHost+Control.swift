@@ -37,6 +37,16 @@ extension CycleHost {
     /// The configuration the engine runs, live changes included. - Realtime: never.
     public var liveConfiguration: EngineConfiguration { engine.withLock { $0.configuration } }
 
+    /// The live configuration with each running plugin unit's state as it is now, so a saved
+    /// preset brings a tuned plugin back exactly. - Realtime: never; main thread.
+    public var configurationToSave: EngineConfiguration {
+        engine.withLock { owned in
+            var configuration = owned.configuration
+            for (name, state) in owned.engine.pluginStates() { configuration.plugins[name]?.state = state }
+            return configuration
+        }
+    }
+
     /// Applies the live part of `new` to the running engine: typed messages to the process
     /// thread, which glides to the new values; the rest is left for a restart. A block-size
     /// change later builds its engine from the configuration reached. - Realtime: never; main thread.

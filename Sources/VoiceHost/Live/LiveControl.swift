@@ -95,14 +95,14 @@ struct LiveControl {
         return LiveReply(lines: ["\(key) = \(value)"])
     }
 
-    /// `save FILE`: the running setup, live changes included, as a complete preset (every key,
-    /// so it does not depend on the shipped presets), written atomically: to a temporary file
+    /// `save FILE`: the running setup, live changes and each LV2 unit's state included, as a
+    /// complete preset (every key, so it does not depend on the shipped presets), written atomically: to a temporary file
     /// in the same folder, then renamed over `path`.
     func save(to path: String) -> LiveReply {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let preset = Preset(
             name: name, description: "Saved by voicerack from \(preset) with its live changes.", source: preset,
-            base: nil, configuration: host.liveConfiguration)
+            base: nil, configuration: host.configurationToSave)
         do {
             try Data(PresetRenderer.toml(preset).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
