@@ -18,6 +18,12 @@ extension LiveClientTests {
             voicerack = try ChildProcess(
                 binary, ["run", "--server", server.name, "--name", "vr", "--no-auto-connect"] + arguments,
                 environment: Tools.environment.merging(environment) { $1 }, input: input)
+            // The sine client only once voicerack runs: a client activating while another in the
+            // graph is still late is what wedges jackd2's synchronous engine (JACKWedgeWatch), and
+            // every wedge seen in the suite struck here, with both starting at once.
+            _ = poll(timeout: 10) { [voicerack] in
+                !voicerack.isRunning || voicerack.output.contains("running as JACK client")
+            }
             sine = try ChildProcess(Tools.jackSimpleClient!, ["sine", server.name], environment: Tools.environment)
             let ready = poll(timeout: 10) { [server, voicerack, sine] in
                 guard voicerack.isRunning, sine.isRunning, let ports = try? server.portProperties() else {

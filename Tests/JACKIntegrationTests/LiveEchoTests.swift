@@ -30,8 +30,8 @@ extension LiveClientTests {
 
         let server = try JACKServer()
         defer { server.stop() }
-        let voicerack = try startVoicerack(on: server)
-        defer { voicerack.stop(SIGKILL) }
+        let attempts = FreshVoicerack { try startVoicerack(on: server) }
+        defer { attempts.stop() }
         // jack_capture records each attempt afresh (into the same file); it stops on SIGINT and
         // finishes its file.
         let capturePath = folder.file("capture.wav")
@@ -41,6 +41,7 @@ extension LiveClientTests {
             try LivePlayback.runAvoidingXruns(
                 scenario, server: server, target: Self.client, in: folder,
                 before: {
+                    try attempts.next()
                     try? FileManager.default.removeItem(atPath: capturePath)
                     capture = try startCapture(on: server, to: capturePath)
                 },
@@ -50,6 +51,7 @@ extension LiveClientTests {
                         capture?.waitForExit(timeout: 30) != nil, "jack_capture did not stop:\n\(capture?.output ?? "")"
                     )
                 }))
+        let voicerack = try #require(attempts.current)
 
         // The offset must be the engine's latency plus whole periods (the peer reads voice_out
         // in the cycle after the one that fed the mic).
@@ -92,10 +94,12 @@ extension LiveClientTests {
 
         let server = try JACKServer()
         defer { server.stop() }
-        let voicerack = try startVoicerack(on: server, extra: ["--preset", preset])
-        defer { voicerack.stop(SIGKILL) }
+        let attempts = FreshVoicerack { try startVoicerack(on: server, extra: ["--preset", preset]) }
+        defer { attempts.stop() }
         let live = try #require(
-            try LivePlayback.runAvoidingXruns(scenario, server: server, target: Self.client, in: folder))
+            try LivePlayback.runAvoidingXruns(
+                scenario, server: server, target: Self.client, in: folder, before: { try attempts.next() }))
+        let voicerack = try #require(attempts.current)
 
         let span = EchoScenarioFiles.farEndOnly
         let liveERLE = erle(mic: scenario.mic, voice: live.aligned, over: span)

@@ -11,12 +11,9 @@ extension LiveClientTests {
         .enabled(if: streamToolsAvailable, "icecast2, ffmpeg or jack_simple_client missing"))
     func presetStreamToggledBySignal() throws {
         let password = "pw-\(UInt32.random(in: 0...UInt32.max))"
-        let icecast = try IcecastServer(sourcePassword: password)
-        defer { icecast.stop() }
-        let server = try JACKServer()
-        defer { server.stop() }
-        let folder = try Self.recordingFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bed = try StreamTestBed(password: password)
+        defer { bed.stop() }
+        let (icecast, server, folder) = (bed.icecast, bed.server, bed.folder)
         try (password + "\n").write(toFile: folder + "/pass", atomically: true, encoding: .utf8)
         let preset = folder + "/show.toml"
         try """

@@ -10,17 +10,34 @@ extension LiveClientTests {
         IcecastServer.available && Tools.which("ffmpeg") != nil && Tools.jackSimpleClient != nil
     }
 
+    /// What a stream test stands on: an icecast2 with `password` for sources, a private jackd
+    /// and a recording folder. `stop()` stops both servers and removes the folder. - Test thread.
+    final class StreamTestBed {
+        let icecast: IcecastServer
+        let server: JACKServer
+        let folder: String
+
+        init(password: String) throws {
+            icecast = try IcecastServer(sourcePassword: password)
+            server = try JACKServer()
+            folder = try LiveClientTests.recordingFolder()
+        }
+
+        func stop() {
+            icecast.stop()
+            server.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
     @Test(
         "run --stream: ffmpeg decodes the mount; it matches the local recording (duration ±1 s, level within 1 dB, same content); the password is never printed",
         .enabled(if: streamToolsAvailable, "icecast2, ffmpeg or jack_simple_client missing"))
     func streamsWhatItRecords() throws {
         let password = "s3cret-\(UInt32.random(in: 0...UInt32.max))"
-        let icecast = try IcecastServer(sourcePassword: password)
-        defer { icecast.stop() }
-        let server = try JACKServer()
-        defer { server.stop() }
-        let folder = try Self.recordingFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bed = try StreamTestBed(password: password)
+        defer { bed.stop() }
+        let (icecast, server, folder) = (bed.icecast, bed.server, bed.folder)
         let local = folder + "/local.wav", decoded = folder + "/decoded.wav"
         let url = "icecast://source:\(password)@127.0.0.1:\(icecast.port)/live.ogg"
         let rate = 48_000

@@ -48,7 +48,7 @@ extension LiveLoop {
             level: .error)
         restart.resumeRecording = recorder.isRecording
         for line in recorder.stop(detachingFrom: host) { out.log("take \(restart.take): " + line) }
-        if !JACKMessages.silenced { driver.close(timeout: 5) } {
+        if !JACKMessages.silenced({ driver.close(timeout: 5) }) {
             out.log("the JACK server did not answer within 5 s; leaving it", level: .warning)
         }
         // A process thread that kept the recordings cannot run any more now.
