@@ -48,7 +48,7 @@ struct JACKWedgeWatchTests {
     static let runs = Runs()
 
     @Test(
-        "under RedoOnJACKWedge, a run whose server wedged has its failure excused and runs once more; the second run counts",
+        "under RedoOnJACKWedge, a run whose server wedged has its failure excused and the test runs again; the run without a wedge counts",
         RedoOnJACKWedge())
     func failsOnlyUnderAWedge() throws {
         let watch = try #require(JACKWedgeWatch.current, "the trait gives each run a watch")
