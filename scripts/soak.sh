@@ -94,7 +94,8 @@ run() {
 
 echo "soak: jackd '$server' (dummy, 48 kHz, $period-sample periods = $(awk -v p="$period" 'BEGIN { printf "%.2f", p / 48 }') ms), $minutes min per run, binary $VOICERACK"
 if [ -n "${SOAK_PRESETS:-}" ]; then
-  for preset in $SOAK_PRESETS; do run "$preset" --preset "$preset"; done
+  # A preset given as a path is labelled by its file name (the label names the log file).
+  for preset in $SOAK_PRESETS; do run "$(basename "$preset" .toml)" --preset "$preset"; done
 else
   run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
   if [ "$web" = "--web" ]; then
