@@ -96,8 +96,8 @@ struct LiveControl {
     }
 
     /// `save FILE`: the running setup, live changes and each LV2 unit's state included, as a
-    /// complete preset (every key, so it does not depend on the shipped presets), written atomically: to a temporary file
-    /// in the same folder, then renamed over `path`.
+    /// complete preset (every key, so it does not depend on the shipped presets), written
+    /// atomically: to a temporary file in the same folder, then renamed over `path`.
     func save(to path: String) -> LiveReply {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let preset = Preset(
