@@ -55,7 +55,9 @@ public final class IcecastServer {
         p.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try p.run()
         process = p
-        let deadline = Date().addingTimeInterval(10)
+        // 30 s: under scripts/stress-tests.sh (two busy loops beside the suite) 10 s was once
+        // not enough for the admin page to answer.
+        let deadline = Date().addingTimeInterval(30)
         while !Self.accepts(port: port) {
             guard p.isRunning, Date() < deadline else { throw ServerError("icecast2 did not listen on port \(port)") }
             usleep(20_000)
@@ -64,7 +66,11 @@ public final class IcecastServer {
         // "socket error" now and then (seen under scripts/stress-tests.sh). Ready is when the
         // server answers its admin statistics over HTTP.
         while !serves() {
-            guard p.isRunning, Date() < deadline else { throw ServerError("icecast2 did not answer on port \(port)") }
+            guard p.isRunning, Date() < deadline else {
+                throw ServerError(
+                    "icecast2 did not answer on port \(port) within 30 s (\(p.isRunning ? "still running" : "exited with \(p.terminationStatus)"))"
+                )
+            }
             usleep(50_000)
         }
     }

@@ -136,7 +136,7 @@ extension LiveClientTests {
         let restarted = try streamRun(icecast: icecast, seconds: 8) {
             icecast.kill()
             Thread.sleep(forTimeInterval: 1)
-            try? icecast.start()
+            do { try icecast.start() } catch { Issue.record("icecast2 did not come back: \(error)") }
         }
         for (name, output) in [("calm", calm), ("stalled", stalled), ("restarted", restarted)] {
             let f = Self.summaryFigures(output)
