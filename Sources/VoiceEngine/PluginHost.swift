@@ -56,8 +56,27 @@ public enum PluginHosting {
     /// Makes `host` the one engines and presets use from now on (nil: none).
     public static func install(_ host: (any PluginHost)?) { installed.withLock { $0 = host } }
 
-    /// The installed host, if any.
-    public static var host: (any PluginHost)? { installed.withLock { $0 } }
+    /// A host set for one task and its children by `withHost`; it outranks the installed one.
+    @TaskLocal private static var scoped: Scoped?
+
+    /// A host chosen for a scope, nil meaning "no host" there (not "use the installed one").
+    private struct Scoped: Sendable { let host: (any PluginHost)? }
+
+    /// The host of the current task's `withHost` scope, else the installed host, if any.
+    public static var host: (any PluginHost)? {
+        if let scoped { return scoped.host }
+        return installed.withLock { $0 }
+    }
+
+    /// Runs `body` with `host` (nil: none) as the host of this task and its child tasks only.
+    ///
+    /// Tests use it: the installed host is one per process, and tests of several suites run in
+    /// parallel in one process, so installing a fake host would swap the LV2 host out from under
+    /// another suite's engine.
+    @discardableResult
+    public static func withHost<R>(_ host: (any PluginHost)?, _ body: () throws -> R) rethrows -> R {
+        try $scoped.withValue(Scoped(host: host), operation: body)
+    }
 
     /// The installed host, or an error saying plugins are unavailable in this program.
     static func required(for name: String) throws(PluginError) -> any PluginHost {

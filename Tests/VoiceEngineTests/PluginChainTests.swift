@@ -79,8 +79,10 @@ struct PluginChainTests {
 
     @Test("a plugin's latency adds to the engine's and is compensated offline; messages reach its port by name")
     func latencyAndControl() throws {
-        PluginHosting.install(Host(delay: 77))
-        defer { PluginHosting.install(nil) }
+        try PluginHosting.withHost(Host(delay: 77)) { try latencyAndControlWithHost() }
+    }
+
+    func latencyAndControlWithHost() throws {
         let releasedBefore = Self.released.load(ordering: .relaxed)
         do {
             let engine = try VoiceEngine(
@@ -102,12 +104,15 @@ struct PluginChainTests {
 
     @Test("no host installed, an unknown plugin or a chain naming no section: the engine is not built")
     func refusals() throws {
-        PluginHosting.install(nil)
-        #expect(throws: EngineError.self) {
-            try VoiceEngine(configuration: Self.configuration(gainDB: 0), sampleRate: 48_000, blockSize: 256)
+        PluginHosting.withHost(nil) {
+            #expect(throws: EngineError.self) {
+                try VoiceEngine(configuration: Self.configuration(gainDB: 0), sampleRate: 48_000, blockSize: 256)
+            }
         }
-        PluginHosting.install(Host(delay: 8))
-        defer { PluginHosting.install(nil) }
+        try PluginHosting.withHost(Host(delay: 8)) { try refusalsWithHost() }
+    }
+
+    func refusalsWithHost() throws {
         var unknown = Self.configuration(gainDB: 0)
         unknown.plugins["dg"]?.uri = "urn:test:nothing"
         let e = #expect(throws: EngineError.self) {
