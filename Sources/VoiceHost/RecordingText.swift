@@ -25,12 +25,13 @@ enum RecordingText {
     }
 
     /// The process callback's timing, e.g. `callback: 3750 cycles, 0 over the period (0 by its
-    /// own work), worst 41.2% of the period (0.55 ms), most work 18.0%, xruns 0`.
+    /// own work), worst 41.2% of the period (0.55 ms, cycle 3), most work 18.0% (cycle 3),
+    /// xruns 0`: the cycle numbers tell a warm-up cost (the first cycles) from a later one.
     static func timing(_ d: DriverStatus) -> String {
         let c = d.cycle
         return "callback: \(c.cycles) cycles, \(c.overruns) over the period (\(c.workOverruns) by its own work), worst "
-            + String(format: "%.1f%% of the period (%.2f ms)", c.worstPercentOfPeriod, c.worstMilliseconds)
-            + String(format: ", most work %.1f%%", c.worstWorkPercentOfPeriod)
+            + String(format: "%.1f%% of the period (%.2f ms, cycle %d)", c.worstPercentOfPeriod, c.worstMilliseconds, c.worstCycle)
+            + String(format: ", most work %.1f%% (cycle %d)", c.worstWorkPercentOfPeriod, c.worstWorkCycle)
             + ", xruns \(d.xruns)"
             + (d.framesMissed > 0 ? ", " + framesNotRun(d) : "")
     }

@@ -24,20 +24,28 @@ struct CycleTiming: ~Copyable {
     let worstPeriodFraction = Atomic<Int>(0)
     /// Most CPU time one cycle used, relative to its period, in 1/10,000 of the period.
     let worstWorkFraction = Atomic<Int>(0)
+    /// Which cycles (1 = the first) were the longest and the one with the most work: a worst
+    /// cycle among the first few is a warm-up cost (code and data paged in), a later one is not.
+    let worstCycle = Atomic<Int>(0)
+    let worstWorkCycle = Atomic<Int>(0)
 
     /// Counts one cycle of `frames` samples that took `nanoseconds` of wall time and `cpuNanoseconds`
     /// of the thread's CPU time. - Realtime: safe.
     @inline(__always) @_noLocks
     func record(nanoseconds: Int, cpuNanoseconds: Int, frames: Int, sampleRate: Int) {
         guard frames > 0, sampleRate > 0 else { return }
-        cycles.add(1, ordering: .relaxed)
+        let cycle = cycles.add(1, ordering: .relaxed).newValue
         if exceedsPeriod(nanoseconds, frames, sampleRate) { overruns.add(1, ordering: .relaxed) }
         if exceedsPeriod(cpuNanoseconds, frames, sampleRate) { workOverruns.add(1, ordering: .relaxed) }
         if nanoseconds > worstNanoseconds.load(ordering: .relaxed) {
             worstNanoseconds.store(nanoseconds, ordering: .relaxed)
         }
-        keepLarger(worstPeriodFraction, to: periodFraction(nanoseconds, frames, sampleRate))
-        keepLarger(worstWorkFraction, to: periodFraction(cpuNanoseconds, frames, sampleRate))
+        if keepLarger(worstPeriodFraction, to: periodFraction(nanoseconds, frames, sampleRate)) {
+            worstCycle.store(cycle, ordering: .relaxed)
+        }
+        if keepLarger(worstWorkFraction, to: periodFraction(cpuNanoseconds, frames, sampleRate)) {
+            worstWorkCycle.store(cycle, ordering: .relaxed)
+        }
     }
 
     /// True when `ns` / 1e9 > frames / rate, i.e. ns × rate > frames × 1e9. - Realtime: safe.
@@ -52,10 +60,12 @@ struct CycleTiming: ~Copyable {
         ns &* rate / (frames &* 100_000)
     }
 
-    /// Stores `value` in `worst` if larger (single writer). - Realtime: safe.
+    /// Stores `value` in `worst` if larger (single writer); true when it did. - Realtime: safe.
     @inline(__always) @_noLocks
-    private func keepLarger(_ worst: borrowing Atomic<Int>, to value: Int) {
-        if value > worst.load(ordering: .relaxed) { worst.store(value, ordering: .relaxed) }
+    private func keepLarger(_ worst: borrowing Atomic<Int>, to value: Int) -> Bool {
+        guard value > worst.load(ordering: .relaxed) else { return false }
+        worst.store(value, ordering: .relaxed)
+        return true
     }
 
     /// The figures so far. - Realtime: never needed; any thread.
@@ -65,7 +75,8 @@ struct CycleTiming: ~Copyable {
             workOverruns: workOverruns.load(ordering: .relaxed),
             worstMilliseconds: Double(worstNanoseconds.load(ordering: .relaxed)) / 1e6,
             worstPercentOfPeriod: Double(worstPeriodFraction.load(ordering: .relaxed)) / 100,
-            worstWorkPercentOfPeriod: Double(worstWorkFraction.load(ordering: .relaxed)) / 100)
+            worstWorkPercentOfPeriod: Double(worstWorkFraction.load(ordering: .relaxed)) / 100,
+            worstCycle: worstCycle.load(ordering: .relaxed), worstWorkCycle: worstWorkCycle.load(ordering: .relaxed))
     }
 }
 
@@ -84,4 +95,8 @@ public struct CycleFigures: Sendable, Equatable {
     public var worstPercentOfPeriod: Double
     /// Most CPU time one callback used, as a percentage of its period.
     public var worstWorkPercentOfPeriod: Double
+    /// The longest callback's number (1 = the first after activation; 0 before any).
+    public var worstCycle: Int = 0
+    /// The number of the callback with the most CPU time (0 before any).
+    public var worstWorkCycle: Int = 0
 }
