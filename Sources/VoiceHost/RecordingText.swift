@@ -30,8 +30,10 @@ enum RecordingText {
     static func timing(_ d: DriverStatus) -> String {
         let c = d.cycle
         return "callback: \(c.cycles) cycles, \(c.overruns) over the period (\(c.workOverruns) by its own work), worst "
-            + String(format: "%.1f%% of the period (%.2f ms, cycle %d)", c.worstPercentOfPeriod, c.worstMilliseconds, c.worstCycle)
-            + String(format: ", most work %.1f%% (cycle %d)", c.worstWorkPercentOfPeriod, c.worstWorkCycle)
+            + String(
+                format: "%.1f%% of the period (%.2f ms, cycle %ld)", c.worstPercentOfPeriod, c.worstMilliseconds,
+                c.worstCycle)
+            + String(format: ", most work %.1f%% (cycle %ld)", c.worstWorkPercentOfPeriod, c.worstWorkCycle)
             + ", xruns \(d.xruns)"
             + (d.framesMissed > 0 ? ", " + framesNotRun(d) : "")
     }

@@ -11,7 +11,9 @@ struct CycleTimingTextTests {
     func worstCyclesAreNumbered() {
         let timing = CycleTiming()
         // 64 frames at 48 kHz: a 1.333 ms period. (wall ns, CPU ns) per cycle.
-        let cycles = [(200_000, 150_000), (900_000, 100_000), (300_000, 250_000), (400_000, 600_000), (100_000, 50_000)]
+        let cycles = [
+            (200_000, 150_000), (900_000, 100_000), (300_000, 250_000), (400_000, 600_000), (100_000, 50_000),
+        ]
         for (wall, cpu) in cycles {
             timing.record(nanoseconds: wall, cpuNanoseconds: cpu, frames: 64, sampleRate: 48_000)
         }
