@@ -11,9 +11,25 @@ extension CycleHost {
     /// configuration is kept (live changes included); a rebuilt engine starts its adaptive state
     /// (echo canceller, delay estimate) afresh.
     ///
-    /// - Realtime: never; main thread.
+    /// It runs on the engine builder's queue, after any engine a buffer-size change queued: built
+    /// beside one, the later swap would undo the other (the new chain lost, or an engine for the
+    /// old buffer size running the new cycles).
+    ///
+    /// - Realtime: never; main thread (waits for the engine builder's queue).
     /// - Throws: `EngineError` (a plugin that cannot be made); the running engine stays.
     public func rebuildChain(for new: EngineConfiguration) throws(EngineError) {
+        let result = engineBuilder.sync { () -> Result<Void, EngineError> in
+            do throws(EngineError) {
+                return .success(try buildAndSwapChain(for: new))
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// `rebuildChain`'s work. - Realtime: never; the engine builder's queue.
+    private func buildAndSwapChain(for new: EngineConfiguration) throws(EngineError) {
         var wanted = engine.withLock { $0.configuration }
         wanted.chain = new.chain
         wanted.plugins = new.plugins

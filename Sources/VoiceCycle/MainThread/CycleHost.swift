@@ -42,7 +42,8 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
     let karaokeGains: (voice: Float, backing: Float)
     /// Why the last block-size change could not be followed (nil when fine).
     let blockSizeProblem = Mutex<String?>(nil)
-    /// Builds engines for new block sizes off the driver's thread, one at a time, in order.
+    /// Builds every replacement engine (new block size, new chain, fresh for a freewheel render)
+    /// off the driver's thread, one at a time, in order, so no swap undoes another.
     let engineBuilder = DispatchQueue(label: "voicerack-engine-builder")
     /// The block size the driver announced last (the builder follows the latest).
     let requestedBlockSize = Atomic<Int>(0)

@@ -37,11 +37,13 @@ extension CycleHost {
     ///   starts the freewheel cycles (so no cycle runs meanwhile).
     public func freewheelChanged(_ freewheeling: Bool) {
         guard freewheeling, freshEngineOnFreewheel.load(ordering: .relaxed) else { return }
-        installFreshEngine(blockSize: engine.withLock { $0.engine.plan.blockSize })
+        // On the builder's queue, after any build queued before, so neither undoes the other.
+        engineBuilder.sync { installFreshEngine(blockSize: engine.withLock { $0.engine.plan.blockSize }) }
     }
 
     /// Builds an engine for `blockSize` from the running configuration (live changes and the
-    /// delay seed included) and swaps it in, freeing the old one here.
+    /// delay seed included) and swaps it in, freeing the old one here. Callers run it on the
+    /// engine builder's queue (or before any driver runs), so builds never overlap.
     func installFreshEngine(blockSize: Int) {
         let built = engine.withLock { $0.configuration }
         let fresh: VoiceEngine
