@@ -6,8 +6,8 @@ import VoiceUnits
 ///
 /// Entries are sorted by identifier in memory allocated once, so a lookup is a binary search with
 /// no allocation (a full chain has about 60 entries: six comparisons). Building the table checks
-/// that no two names share an identifier, so a hash collision can never rewire a message: it
-/// stops the build instead (and a test builds the table for every unit).
+/// that no two names share an identifier, so a hash collision can never rewire a message: the
+/// engine refuses to build, naming both controls (and a test builds the table for every unit).
 ///
 /// - Realtime: `route(for:)` is safe; `init` and `deallocate` are not.
 struct ControlTable {
@@ -35,9 +35,40 @@ struct ControlTable {
     let count: Int
 
     /// The table for an engine whose chain runs `chain`, its plugin units' controls from
-    /// `plugins` (`eq.gain_1` routes to plugin slot `eq`'s port of symbol `gain_1`).
+    /// `plugins` (`eq.gain_1` routes to plugin slot `eq`'s port of symbol `gain_1`). The engine
+    /// checks `clash(chain:plugins:)` first; a clash here is a programming error.
     /// - Realtime: never.
     init(chain: [ChainUnit], plugins: [String: PreparedPlugin] = [:]) {
+        let named = Self.names(chain: chain, plugins: plugins)
+        if let clash = Self.clash(among: named.map(\.0)) { preconditionFailure(clash) }
+        let sorted = named.map { Entry(id: ParameterID($0.0).rawValue, route: $0.1) }.sorted { $0.id < $1.id }
+        count = sorted.count
+        entries = .allocate(capacity: max(1, count))
+        entries.initialize(from: sorted, count: count)
+    }
+
+    /// Why the controls of `chain` cannot share one table: two names with one identifier (a
+    /// 32-bit hash of the name; user-named plugin units make any name possible), or nil.
+    /// - Realtime: never.
+    static func clash(chain: [ChainUnit], plugins: [String: PreparedPlugin]) -> String? {
+        clash(among: names(chain: chain, plugins: plugins).map(\.0))
+    }
+
+    private static func clash(among names: [String]) -> String? {
+        var seen: [UInt32: String] = [:]
+        for name in names {
+            let id = ParameterID(name).rawValue
+            if let other = seen[id], other != name {
+                return "the controls '\(other)' and '\(name)' share the message identifier \(ParameterID(name)) "
+                    + "(a hash of the name), so messages to one would reach both; rename one of their units"
+            }
+            seen[id] = name
+        }
+        return nil
+    }
+
+    /// Every control name of an engine running `chain`, with its route.
+    private static func names(chain: [ChainUnit], plugins: [String: PreparedPlugin]) -> [(String, Route)] {
         var named: [(String, Route)] = [
             (ControlNames.inputGain, .inputGain(index: Self.index("gain_db", Gain.parameters)))
         ]
@@ -63,14 +94,7 @@ struct ControlTable {
                 }
             }
         }
-        let sorted = named.map { Entry(id: ParameterID($0.0).rawValue, route: $0.1) }.sorted { $0.id < $1.id }
-        for (a, b) in zip(sorted, sorted.dropFirst()) {
-            let names = named.filter { ParameterID($0.0).rawValue == a.id }.map(\.0)
-            precondition(a.id != b.id, "parameter names \(names) share the identifier \(a.id); rename one")
-        }
-        count = sorted.count
-        entries = .allocate(capacity: max(1, count))
-        entries.initialize(from: sorted, count: count)
+        return named
     }
 
     /// Position of the descriptor `id` in `parameters` (a programming error if absent).

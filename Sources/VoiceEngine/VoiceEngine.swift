@@ -92,6 +92,10 @@ public final class VoiceEngine {
         processingLatency = speex.preprocess ? plan.frameSize : 0
         let plugins = try Self.makePlugins(
             configuration, spec: ProcessSpec(sampleRate: Double(sampleRate), maximumBlockSize: blockSize))
+        if let clash = ControlTable.clash(chain: configuration.chain, plugins: plugins) {
+            plugins.values.forEach { $0.unit.release() }
+            throw .plugin(PluginError(clash))
+        }
         notes = configuration.chain.flatMap { plugins[$0.name]?.notes ?? [] }
         pluginStateSavers = plugins.mapValues(\.savedState)
         healthBoard = .allocate(capacity: 1)

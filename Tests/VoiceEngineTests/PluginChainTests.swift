@@ -126,4 +126,30 @@ struct PluginChainTests {
         }
         #expect(m?.description.contains("no [dg] section") == true)
     }
+
+    @Test("two units whose controls hash alike: the engine is not built, both names given, both plugins released")
+    func clashingControlNames() throws {
+        // FNV-1a (32 bits) of these two names is 4018172913 for both (found by search).
+        #expect(ParameterID("u31992.gain") == ParameterID("u605430.gain"))
+        var clashing = EngineConfiguration()
+        clashing.chain = [.plugin("u31992"), .plugin("u605430")]
+        clashing.plugins = [
+            "u31992": PluginUnitSettings(uri: "urn:test:delay-gain"),
+            "u605430": PluginUnitSettings(uri: "urn:test:delay-gain"),
+        ]
+        let releasedBefore = Self.released.load(ordering: .relaxed)
+        let e = PluginHosting.withHost(Host(delay: 8)) {
+            #expect(throws: EngineError.self) {
+                try VoiceEngine(configuration: clashing, sampleRate: 48_000, blockSize: 256)
+            }
+        }
+        #expect(e?.description.contains("'u31992.gain' and 'u605430.gain'") == true, "\(String(describing: e))")
+        #expect(Self.released.load(ordering: .relaxed) == releasedBefore + 2, "both plugins released")
+        // Renamed, the same chain builds.
+        clashing.chain = [.plugin("u31992"), .plugin("u605431")]
+        clashing.plugins["u605431"] = clashing.plugins.removeValue(forKey: "u605430")
+        try PluginHosting.withHost(Host(delay: 8)) {
+            _ = try VoiceEngine(configuration: clashing, sampleRate: 48_000, blockSize: 256)
+        }
+    }
 }
