@@ -53,6 +53,6 @@ extension LiveClientTests {
         let firstTake = try AudioFileContents.read("\(folder)/voice.wav").frames
         #expect(
             frames[1] == frames[0] + firstTake,
-            "roll 2 from \(frames[1]); roll 1: \(firstTake) frames from \(frames[0])")
+            "roll 2 from \(frames[1]); roll 1: \(firstTake) frames from \(frames[0]); voicerack:\n\(voicerack.output)")
     }
 }

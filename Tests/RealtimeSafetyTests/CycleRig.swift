@@ -70,12 +70,12 @@ final class CycleRig {
     @inline(__always)
     func render(
         mic: UnsafePointer<Float>, far: UnsafePointer<Float>, freewheeling: Bool = false,
-        transport: TransportPosition = TransportPosition()
+        transport: TransportPosition = TransportPosition(), framesMissed: Int = 0
     ) {
         let io = CycleIO(
             mic: mic, farLeft: far, farRight: far, voice: buffers[0], speakerLeft: buffers[1], speakerRight: buffers[2],
-            monitorLeft: buffers[3], monitorRight: buffers[4], frames: frames, freewheeling: freewheeling,
-            transport: transport)
+            monitorLeft: buffers[3], monitorRight: buffers[4], frames: frames, framesMissed: framesMissed,
+            freewheeling: freewheeling, transport: transport)
         host.cycle.pointee.render(io)
     }
 

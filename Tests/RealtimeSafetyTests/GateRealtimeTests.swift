@@ -64,6 +64,55 @@ struct GateRealtimeTests {
         }
     }
 
+    /// Cycles the server ran without voicerack, as PipeWire's JACK skips them under load: a
+    /// transport take pads only what the transport rolled through meanwhile, so the take lasts
+    /// as long as its roll (and the next roll starts where it ended).
+    @Test("a transport take across missed cycles lasts exactly as long as its roll, inside the region")
+    func transportTakeFollowsTheRollAcrossMissedCycles() throws {
+        let rig = try rig("raw")
+        rig.host.setRecordingGate(.transport)
+        try rig.record([.voice], timeReference: true)
+        let b = Self.block
+        let start = 48_000
+        // (rolling, transport frame, frames missed before the cycle). Missed cycles: one just
+        // before the roll (before the take's first frame: no silence), two while the transport
+        // moved only one period (as PipeWire was seen to), one it rolled through in full, a
+        // relocation with none missed (not time: no silence), and one rolled through unseen
+        // just before the stop.
+        let cycles: [(Bool, Int, Int)] = [
+            (false, start, 0), (true, start, b), (true, start + b, 0), (true, start + 3 * b, 2 * b),
+            (true, start + 4 * b, 0), (true, start + 6 * b, b), (true, start + 7 * b, 0),
+            (true, start + 100_000, 0), (true, start + 100_000 + b, 0), (false, start + 100_000 + 3 * b, b),
+            (false, start + 100_000 + 3 * b, 0),
+        ]
+        // Recorded cycles 8 × b; silence 1 + 1 + 1 periods (the relocation and the first miss add none).
+        let expected = 8 * b + 3 * b
+        let mic = Signals.whiteNoise(count: b, rms: 0.05, seed: 7)
+        let silence = [Float](repeating: 0, count: b)
+        // One stopped cycle outside the region warms the path.
+        for (index, (rolling, frame, missed)) in cycles.enumerated() {
+            if index > 0 { rtcheck_enter() }
+            mic.withUnsafeBufferPointer { m in
+                silence.withUnsafeBufferPointer { f in
+                    rig.render(
+                        mic: m.baseAddress!, far: f.baseAddress!,
+                        transport: TransportPosition(rolling: rolling, frame: frame), framesMissed: missed)
+                }
+            }
+            if index > 0 { rtcheck_exit() }
+        }
+        #expect(rig.host.takeState == .closed)
+        #expect(rig.host.takeFrame == start)
+        let recording = rig.recordings[0]
+        recording.finishProducer()
+        let result = recording.waitUntilFinished()
+        #expect(result.status.framesWritten == expected, "take frames against the roll's \(expected)")
+        #expect(AudioFileContents.timeReference(of: result.files[0]) == UInt64(start))
+        let samples = try AudioFileContents.read(result.files[0]).channels[0]
+        // The first period is the first rolling cycle's noise, not silence.
+        #expect(samples.prefix(b).contains { $0 != 0 }, "the take starts with its stamped frame")
+    }
+
     /// The raw preset recording the voice through a 0.1 s buffer whose writer stalls `seconds`,
     /// and `cycles` cycles of noise rendered (freewheeling or not), those from `regionFrom` on
     /// inside the sanitizer's region.

@@ -111,7 +111,7 @@ extension CycleState {
         // Acquire pairs with the main thread's release when it installed the set.
         guard let token = routeSlot.exchange(nil, ordering: .acquiring) else { return }
         let routes = token.assumingMemoryBound(to: TapRoutes.self)
-        guard routes.pointee.admit(io, gate: recordingGate.load(ordering: .relaxed)) else {
+        guard let gap = routes.pointee.admit(io, gate: recordingGate.load(ordering: .relaxed)) else {
             routeSlot.store(token, ordering: .releasing)
             return
         }
@@ -121,7 +121,7 @@ extension CycleState {
             monitorLeft: io.monitorLeft, monitorRight: io.monitorRight,
             backingLeft: backing.map { UnsafePointer($0.pointee.left) },
             backingRight: backing.map { UnsafePointer($0.pointee.right) }, frames: io.frames,
-            latency: voiceLatency.load(ordering: .relaxed), missed: io.framesMissed)
+            latency: voiceLatency.load(ordering: .relaxed), missed: gap)
         // Release: the main thread may free the set (and finish its recordings) once it holds
         // the token again, so this cycle's writes must happen before.
         routeSlot.store(token, ordering: .releasing)

@@ -74,6 +74,9 @@ struct TapRoutes: ~Copyable {
     let take = Atomic<Int>(TakeState.armed.rawValue)
     /// The transport frame of the take's first frame (valid once `take` is open).
     let takeFrame = Atomic<Int>(0)
+    /// The transport frame just after the take's last recorded cycle. Process thread only: an
+    /// atomic because `admit` does not mutate the set.
+    let nextTransportFrame = Atomic<Int>(0)
 
     /// A set feeding `routes` (at most `capacity`), the karaoke tap mixed with `karaokeGains`
     /// (linear voice and backing gains). - Realtime: never (allocates).
