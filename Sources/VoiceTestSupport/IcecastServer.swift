@@ -52,8 +52,8 @@ public final class IcecastServer {
     /// first client connects. Its log ends normally ("stats thread started"). This was seen in
     /// 2 of 5 runs of scripts/stress-tests.sh. A loop of starts beside the stress run crashed 3
     /// of 150 times when it asked for the admin page at once, and 0 of 150 when it waited 0.5 s
-    /// first. So the first connection waits `settleSeconds`. A crash at start-up, which is before
-    /// any test step, is said and the server started again, at most `startAttempts` times in
+    /// first. So the first connection waits `settleSeconds`. A crash at start-up (before it has
+    /// served anything) is said and the server started again, at most `startAttempts` times in
     /// all. Any other failure to start is thrown at once.
     public func start() throws {
         var attempt = 1
