@@ -9,6 +9,12 @@
 /// (the echo path moved: someone moved the speaker, the delay changed) starts the fit again.
 /// Positive: the echo's delay grows (the speaker's clock runs slow against the mic's).
 ///
+/// A figure is reported once the points span `minimumSpanSeconds`, or sooner (`earlySpanSeconds`)
+/// when the slope already stands `earlySignificance` standard errors clear of zero: a drift that
+/// strong is no scatter, and every second it goes uncompensated the canceller chases a moving
+/// echo (on the yardstick's 100 ppm drift at 48 kHz, reporting at ~2.5 s instead of ~5 s took
+/// echo removal from 22 to 33 dB; on the scenarios without drift nothing changed).
+///
 /// The figure engages drift compensation (`DriftFollower`), which then refines it.
 ///
 /// - Realtime: `add` is safe.
@@ -17,13 +23,17 @@ struct DriftEstimator {
     static let minimumPoints = 10
     /// Seconds the points must span before a figure is reported.
     static let minimumSpanSeconds = 5.0
+    /// Points, span (seconds) and significance (slope over its standard error) of an early figure.
+    static let earlyPoints = 5
+    static let earlySpanSeconds = 2.0
+    static let earlySignificance = 6.0
     /// Forgetting per point: older points weigh less (half-weight after ~70 points, ~35 s).
     let forgetting = 0.99
     let sampleRate: Int
     /// A lag this far (samples) off the fitted line restarts the fit (4 ms).
     let jumpSamples: Double
 
-    private var w = 0.0, st = 0.0, sl = 0.0, stt = 0.0, stl = 0.0
+    private var w = 0.0, st = 0.0, sl = 0.0, stt = 0.0, stl = 0.0, sll = 0.0
     private var count = 0
     private var firstTime = 0.0, lastTime = 0.0
     private var origin = -1.0
@@ -56,10 +66,15 @@ struct DriftEstimator {
         sl = forgetting * sl + lag
         stt = forgetting * stt + t * t
         stl = forgetting * stl + t * lag
+        sll = forgetting * sll + lag * lag
         count += 1
-        guard count >= Self.minimumPoints, lastTime - firstTime >= Self.minimumSpanSeconds,
-            let slope = slope()
-        else { return }
+        guard let slope = slope() else { return }
+        let span = lastTime - firstTime
+        let settled = count >= Self.minimumPoints && span >= Self.minimumSpanSeconds
+        let early =
+            count >= Self.earlyPoints && span >= Self.earlySpanSeconds
+            && slope * slope >= Self.earlySignificance * Self.earlySignificance * slopeVariance(slope)
+        guard settled || early else { return }
         // slope: samples of delay per second; per sample of time it is slope / rate.
         ppm = slope / Double(sampleRate) * 1e6
     }
@@ -68,6 +83,15 @@ struct DriftEstimator {
         let d = w * stt - st * st
         guard d > 1e-9 else { return nil }
         return (w * stl - st * sl) / d
+    }
+
+    /// The slope's variance ((samples per second)²) from the scatter of the points about the line.
+    private func slopeVariance(_ slope: Double) -> Double {
+        let sxx = stt - st * st / w
+        let sxy = stl - st * sl / w
+        let syy = sll - sl * sl / w
+        let scatter = max(syy - slope * sxy, 0) / Double(max(count - 2, 1))
+        return sxx > 1e-12 ? scatter / sxx : .infinity
     }
 
     private func line(at t: Double) -> Double? {
@@ -81,6 +105,7 @@ struct DriftEstimator {
         sl = 0
         stt = 0
         stl = 0
+        sll = 0
         count = 0
         // The last figure stays until the new fit has enough points.
     }

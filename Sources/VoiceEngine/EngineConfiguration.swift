@@ -53,6 +53,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Strength of the residual echo post-filter (`ResidualEchoSuppressor`): how far the modelled
     /// residual is overestimated; 0 = off, 1 = as measured.
     public var residualSuppression: Float = 0
+    /// Exponent of the post-filter's coherence gain (`EchoCoherence`): 0 = off; higher removes
+    /// more echo where only the far end plays and costs more double talk.
+    public var coherenceSuppression: Float = 0
 
     // Leveller (AGC)
     public var leveller = false

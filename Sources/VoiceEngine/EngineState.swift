@@ -163,7 +163,8 @@ public struct EngineState: ~Copyable {
         residualGate = SmoothedGain(initial: 1, rampLength: max(1, sampleRate / 100))
         residualGateGain = c.echoCancellation ? Decibels.amplitude(c.residualEchoGateDB) : 1
         postFilter = ResidualEchoSuppressor(
-            strength: c.echoCancellation ? c.residualSuppression : 0, frameSize: plan.frameSize,
+            strength: c.echoCancellation ? c.residualSuppression : 0,
+            coherenceDrive: c.echoCancellation ? c.coherenceSuppression : 0, frameSize: plan.frameSize,
             sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
 
         echoPath = EchoPathGate(frameSize: plan.frameSize, sampleRate: sampleRate)

@@ -45,7 +45,7 @@ extension EngineState {
             vad: vad, micPower: micPower, cancelledPower: cancelledPower, referencePower: referencePower)
         // Residual echo beyond the linear filter (see ResidualEchoSuppressor); no double-talk
         // decision gates it: the near end masks the modelled residual band by band.
-        postFilter.update()
+        postFilter.update(echoPossible: farRecent)
         postFilter.apply(b.frameOutput)
         if levellerEnabled {
             // Lift only in near-end single talk: a double-talk detector's misses would lift echo

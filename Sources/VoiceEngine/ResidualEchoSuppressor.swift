@@ -20,6 +20,11 @@ import VoiceRT
 /// nothing there. Comfort noise shaped like the output's own noise floor (band by band) fills
 /// what the gain takes from the background, so it does not pump with the echo.
 ///
+/// A second, optional estimate caps each band's gain: the coherence of the echo estimate and the
+/// mic (`EchoCoherence`), raised to `coherenceDrive`. It needs no model of the room, so it also
+/// follows what the tail model misses (a longer tail, an echo path that changed), at a small cost
+/// in double talk; 0 leaves the tail model alone.
+///
 /// Analysis runs on the canceller's frame (error and echo estimate share one complex FFT); the
 /// gain is applied to the preprocessor's output. The preprocessor delays its output by exactly
 /// one frame, so with it on, frame n's gain is applied to the next frame's output, the one that
@@ -36,8 +41,10 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// Lowest gain per band (−40 dB): comfort noise fills the rest.
     static let floorGain: Float = 0.01
 
-    /// Scales the modelled residual; 0 switches the post-filter off.
+    /// Scales the modelled residual; 0 switches the tail model off.
     let strength: Float
+    /// The coherence gain's statistics and exponent (off at drive 0).
+    private let coherence: EchoCoherence
     let frameSize: Int
     let bands: Int
     /// True when the gain of one frame is applied to the next frame's output (the
@@ -54,6 +61,8 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// Per-band figures, `bands` each.
     private let error, echo, residual, gain, nextGain: UnsafeMutablePointer<Float>
     private let outputEnergy, outputFloor, noiseEnergy, noisePower: UnsafeMutablePointer<Float>
+    /// Per band, the power gain the coherence allows (1 with it off).
+    private let coherenceGain: UnsafeMutablePointer<Float>
     private let storage: UnsafeMutablePointer<Float>
     private let tailDecay: Float
     private let floorRise: Float
@@ -64,14 +73,17 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// The gain applied to the last frame, linear (for tests and health).
     var lastGain: Float { appliedGain }
 
-    /// A post-filter for `frameSize`-sample frames at `sampleRate` Hz.
-    init(strength: Float, frameSize: Int, sampleRate: Int, lagsOneFrame: Bool) {
+    /// A post-filter for `frameSize`-sample frames at `sampleRate` Hz; `coherenceDrive` 0 leaves
+    /// the coherence gain out.
+    init(strength: Float, coherenceDrive: Float = 0, frameSize: Int, sampleRate: Int, lagsOneFrame: Bool) {
         self.strength = strength
+        isOn = strength > 0 || coherenceDrive > 0
         self.frameSize = frameSize
         self.lagsOneFrame = lagsOneFrame
         var n = 2
         while n < frameSize { n <<= 1 }
         fft = FFT(size: n)
+        coherence = EchoCoherence(drive: coherenceDrive, bins: n / 2 + 1, frameSize: frameSize, sampleRate: sampleRate)
         splitter = BandSplitter(edges: Self.edges, sampleRate: sampleRate)
         noiseSplitter = BandSplitter(edges: Self.edges, sampleRate: sampleRate)
         bands = splitter.bands
@@ -95,7 +107,7 @@ struct ResidualEchoSuppressor: ~Copyable {
         rows = floats(bands * frameSize)
         noiseRows = floats(bands * frameSize)
         noise = floats(frameSize)
-        storage = floats(9 * bands)
+        storage = floats(10 * bands)
         error = storage
         echo = storage + bands
         residual = storage + 2 * bands
@@ -105,7 +117,9 @@ struct ResidualEchoSuppressor: ~Copyable {
         outputFloor = storage + 6 * bands
         noiseEnergy = storage + 7 * bands
         noisePower = storage + 8 * bands
+        coherenceGain = storage + 9 * bands
         for b in 0..<bands {
+            coherenceGain[b] = 1
             gain[b] = 1
             nextGain[b] = 1
             outputFloor[b] = 1e30
@@ -121,10 +135,11 @@ struct ResidualEchoSuppressor: ~Copyable {
         noiseSplitter.deallocate()
         for p in [re, im, window, rows, noiseRows, noise, storage] { p.deallocate() }
         bandStart.deallocate()
+        coherence.deallocate()
     }
 
-    /// True when the post-filter runs.
-    var isOn: Bool { strength > 0 }
+    /// True when the post-filter runs (its tail model, its coherence gain or both).
+    let isOn: Bool
 
     /// Measures one canceller frame: band powers of the error (`output`, what the canceller
     /// left) and of its echo estimate (`mic` − `output`).
@@ -159,24 +174,31 @@ struct ResidualEchoSuppressor: ~Copyable {
                 let yi = re[j] - re[k]
                 pe += er * er + ei * ei
                 py += yr * yr + yi * yi
+                if coherence.isOn { coherence.accumulate(k, yr: yr, yi: yi, dr: er + yr, di: ei + yi) }
             }
             error[b] = pe
             echo[b] = py
+            if coherence.isOn { coherenceGain[b] = coherence.suppression(bandStart[b]..<bandStart[b + 1]) }
         }
     }
 
-    /// Computes the band gains for the frame last analysed.
+    /// Computes the band gains for the frame last analysed. `echoPossible`: the far end played
+    /// recently enough for its echo to ring on; without it the coherence gain stays open (the
+    /// "echo estimate" is then only what the canceller's DC notch took from the mic, and its
+    /// coherence with the mic cost the noise-only scenarios 0.02-0.06 PESQ).
     ///
     /// - Realtime: safe.
     @_noLocks
-    mutating func update() {
+    mutating func update(echoPossible: Bool = true) {
         guard isOn else { return }
         let share = strength * Self.tailShare
         for b in 0..<bands {
             let e = error[b]
             let y = echo[b]
             residual[b] = max(tailDecay * residual[b], share * y)
-            let g2 = max(1 - residual[b] / max(e, 1e-12), Self.floorGain * Self.floorGain)
+            let g2 = max(
+                min(1 - residual[b] / max(e, 1e-12), echoPossible ? coherenceGain[b] : 1),
+                Self.floorGain * Self.floorGain)
             let previous = lagsOneFrame ? nextGain[b] : gain[b]
             let g = min(
                 min(max(RealtimeMath.squareRoot(g2), previous * fallPerFrame), previous * risePerFrame), 1)

@@ -9,7 +9,7 @@
 //      SpeexVoiceProcessor, whose two methods are one C call each).
 // Each is run `--repeat` times, alternating, on one thread; the minimum thread CPU time counts.
 // The post-filter's share is the full chain's time minus that of the same chain with
-// `residual_suppression = 0`, as a fraction of the full chain; the drift compensator's likewise
+// `residual_suppression = 0` and `coherence_suppression = 0`, as a fraction of the full chain; the drift compensator's likewise
 // with `drift_compensation = false`. With `--drift-ppm` the loudspeaker's clock drifts, so the
 // compensator engages (after ~6 s) and resamples the reference; without, it only looks at the
 // filter every 0.3 s.
@@ -75,6 +75,7 @@ struct Bench: ParsableCommand {
         // The same chain without the residual echo post-filter: the difference is its own cost.
         var withoutPostFilter = configuration
         withoutPostFilter.residualSuppression = 0
+        withoutPostFilter.coherenceSuppression = 0
         var withoutDrift = configuration
         withoutDrift.driftCompensation = false
         for block in blocks.split(separator: ",").compactMap({ Int($0) }) {
@@ -101,7 +102,8 @@ struct Bench: ParsableCommand {
             }
             let driftShare = configuration.driftCompensation ? max(0, full.total - noDrift) / full.total : 0
             let share =
-                configuration.residualSuppression > 0 ? max(0, full.total - noPostFilter) / full.total : 0
+                configuration.residualSuppression > 0 || configuration.coherenceSuppression > 0
+                ? max(0, full.total - noPostFilter) / full.total : 0
             let period = Double(block) / Double(rate)
             print(
                 String(

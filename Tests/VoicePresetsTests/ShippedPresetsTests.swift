@@ -9,7 +9,9 @@ import VoiceEngine
     let library = PresetLibrary(directories: [shippedPresetsDirectory()])
 
     @Test func shipsTheDocumentedPresets() {
-        #expect(Set(["echo-cancel", "podcast", "raw", "streaming", "karaoke"]).isSubset(of: library.names()))
+        #expect(
+            Set(["echo-cancel", "echo-cancel-strong", "podcast", "raw", "streaming", "karaoke"]).isSubset(
+                of: library.names()))
     }
 
     @Test func echoCancel() throws {
@@ -33,12 +35,24 @@ import VoiceEngine
         #expect(c.echoSuppressActiveDB == -10)
         #expect(c.residualEchoGateDB == -3)
         #expect(c.residualSuppression == 0.3)
+        #expect(c.coherenceSuppression == 0.1)
         #expect(c.levellerTargetDBFS == -20)
         #expect(c.levellerMaxGainDB == 12)
         #expect(c.levellerSpeedDBPerSecond == 6)
         #expect(c.highPassHz == 50)
         #expect(c.inputGainDB == 0 && c.outputGainDB == 0)
         #expect(c.needsReference)
+    }
+
+    /// echo-cancel with a stronger coherence gain and nothing else changed.
+    @Test func echoCancelStrong() throws {
+        let preset = try library.load("echo-cancel-strong")
+        #expect(preset.base == "echo-cancel")
+        #expect(!preset.description.isEmpty)
+        var c = preset.configuration
+        #expect(c.coherenceSuppression == 0.5)
+        c.coherenceSuppression = 0.1
+        #expect(c == (try library.load("echo-cancel").configuration))
     }
 
     @Test func raw() throws {
