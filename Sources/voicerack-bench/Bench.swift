@@ -9,10 +9,10 @@
 //      SpeexVoiceProcessor, whose two methods are one C call each).
 // Each is run `--repeat` times, alternating, on one thread; the minimum thread CPU time counts.
 // The post-filter's share is the full chain's time minus that of the same chain with
-// `residual_suppression = 0` and `coherence_suppression = 0`, as a fraction of the full chain; the drift compensator's likewise
-// with `drift_compensation = false`. With `--drift-ppm` the loudspeaker's clock drifts, so the
-// compensator engages (after ~6 s) and resamples the reference; without, it only looks at the
-// filter every 0.3 s.
+// `residual_suppression = 0` and `coherence_suppression = 0`, as a fraction of the full chain;
+// the drift compensator's likewise with `drift_compensation = false`. With `--drift-ppm` the
+// loudspeaker's clock drifts, so the compensator engages (after ~6 s) and resamples the
+// reference; without, it only looks at the filter every 0.3 s.
 // Build with `-c release` (scripts/bench.sh) for numbers that mean anything.
 
 import ArgumentParser
