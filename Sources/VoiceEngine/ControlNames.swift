@@ -17,6 +17,9 @@ public enum ControlNames {
     public static let monitorVoiceRight = "monitor.voice_gain_right"
     public static let monitorFar = "monitor.far_gain"
     public static let monitorMaster = "monitor.master_gain"
+    /// The residual echo post-filter's tail-model strength and coherence exponent (preset keys).
+    public static let residualSuppression = "preprocessor.residual_suppression"
+    public static let coherenceSuppression = "preprocessor.coherence_suppression"
     /// The ducking depth as a linear gain.
     public static let duckingDepth = "ducking.depth_gain"
     /// The feedback guard on (1) or off (0).

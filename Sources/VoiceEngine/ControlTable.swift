@@ -22,6 +22,9 @@ struct ControlTable {
         case duckingDepth
         case feedbackGuard
         case unmuteMonitor
+        /// The post-filter's tail-model strength, and its coherence exponent.
+        case residualSuppression
+        case coherenceSuppression
         /// A chain slot's parameter: a built-in unit's descriptor index, or a plugin's port index.
         case effect(slot: Int, index: Int)
     }
@@ -81,6 +84,8 @@ struct ControlTable {
             (ControlNames.monitorFar, .monitor(gain: 2)), (ControlNames.monitorMaster, .monitor(gain: 3)),
             (ControlNames.duckingDepth, .duckingDepth), (ControlNames.feedbackGuard, .feedbackGuard),
             (ControlNames.unmuteMonitor, .unmuteMonitor),
+            (ControlNames.residualSuppression, .residualSuppression),
+            (ControlNames.coherenceSuppression, .coherenceSuppression),
         ]
         for (slot, unit) in chain.enumerated() {
             switch unit {

@@ -26,15 +26,16 @@ struct EchoCoherence {
     static let leastUnexplained: Float = 0.01
 
     /// Exponent on 1 − C (0 switches the coherence gain off): 1 is the full Wiener-like gain,
-    /// lower values keep double talk and remove less.
-    let drive: Float
+    /// lower values keep double talk and remove less. A live control (`setDrive`).
+    private(set) var drive: Float
     /// Weight of the newest frame in the smoothed spectra.
     private let newWeight: Float
     /// Smoothed |D|², |Ŷ|² and Ŷ·conj(D) per FFT bin.
     private let micPower, echoPower, crossReal, crossImaginary: UnsafeMutablePointer<Float>
 
-    /// True when the coherence gain takes part (drive above 0).
-    let isOn: Bool
+    /// True when the coherence gain takes part (drive above 0). Stored, not computed: the
+    /// process thread reads it every bin.
+    private(set) var isOn: Bool
 
     /// Statistics for `bins` FFT bins of frames `frameSize` samples long at `sampleRate` Hz.
     init(drive: Float, bins: Int, frameSize: Int, sampleRate: Int) {
@@ -48,6 +49,16 @@ struct EchoCoherence {
         echoPower = storage + bins
         crossReal = storage + 2 * bins
         crossImaginary = storage + 3 * bins
+    }
+
+    /// Sets the exponent (clamped to 0...1; 0 or NaN switches the gain off). Switched on again,
+    /// the statistics pick up where they stopped and follow the room within ~`timeConstant`.
+    ///
+    /// - Realtime: safe.
+    @_noLocks
+    mutating func setDrive(_ value: Float) {
+        drive = value > 0 ? min(value, 1) : 0
+        isOn = drive > 0
     }
 
     /// Frees the spectra; call once, from the thread that owns the engine.

@@ -2,10 +2,11 @@ import VoiceRT
 
 /// Which configuration changes a running engine can take as messages, and those messages.
 ///
-/// Live: input and output gain, the leveller's target, maximum gain and speed, every parameter of
-/// the effect units (those in the chain get messages; the others are only remembered), the
-/// monitor's levels and pan, the ducking depth, the feedback guard switch, and the backing track's
-/// level (set on the track by the host, not by a message). Everything else
+/// Live: input and output gain, the leveller's target, maximum gain and speed, the residual echo
+/// post-filter's two strengths (with echo cancellation; without it, only remembered), every
+/// parameter of the effect units (those in the chain get messages; the others are only
+/// remembered), the monitor's levels and pan, the ducking depth, the feedback guard switch, and
+/// the backing track's level (set on the track by the host, not by a message). Everything else
 /// (chain order, frame, canceller tail, delay handling, speexdsp settings, the high-pass, monitor
 /// on/off and source, ducking times) shapes what the engine allocates or its latency, and needs
 /// a new engine: a restart.
@@ -37,6 +38,17 @@ extension EngineConfiguration {
         follow(\.levellerMaxGainDB, ControlNames.leveller("max_gain_db"))
         follow(\.levellerSpeedDBPerSecond, ControlNames.leveller("speed_db_per_s"))
         follow(\.outputGainDB, ControlNames.outputGain)
+        if echoCancellation {
+            // The post-filter runs after the canceller; its strengths change no latency or
+            // allocation, so `echo-cancel` → `echo-cancel-strong` needs no restart.
+            follow(\.residualSuppression, ControlNames.residualSuppression)
+            follow(\.coherenceSuppression, ControlNames.coherenceSuppression)
+        } else {
+            // No canceller, no post-filter running: only remembered (turning echo cancellation
+            // on is a restart, which builds the post-filter from these).
+            reached.residualSuppression = new.residualSuppression
+            reached.coherenceSuppression = new.coherenceSuppression
+        }
         for kind in EffectKind.allCases where effectValues[kind.index] != new.effectValues[kind.index] {
             reached.effectValues[kind.index] = new.effectValues[kind.index]
             // Units outside the chain have no parameters in the engine: only remembered.

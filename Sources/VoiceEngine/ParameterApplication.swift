@@ -38,6 +38,10 @@ extension EngineState {
             feedbackGuardOn = value >= 0.5
         case .unmuteMonitor:
             rearmFeedbackGuard()
+        case .residualSuppression:
+            postFilter.setStrength(value)
+        case .coherenceSuppression:
+            postFilter.setCoherenceDrive(value)
         case .inputGain(let index):
             var unit = inputGain  // a local copy: the closure must not capture the engine
             // Realtime: see `EffectSlot.setParameter` (libm's pure functions, no allocation).

@@ -30,7 +30,12 @@ import VoiceRT
 /// one frame, so with it on, frame n's gain is applied to the next frame's output, the one that
 /// holds frame n. No latency is added.
 ///
-/// - Realtime: `analyse`, `update` and `apply` are safe; `init` allocates, deinit frees.
+/// Both strengths are live controls (`setStrength`, `setCoherenceDrive`): they change no
+/// latency and no allocation. Switched off, the post-filter keeps running until its gain has
+/// risen back to 1 (at most `risePerFrame` a frame), so turning it off never steps the output.
+///
+/// - Realtime: `analyse`, `update`, `apply` and the setters are safe; `init` allocates, deinit
+///   frees.
 struct ResidualEchoSuppressor: ~Copyable {
     /// Band edges in Hz (those above 0.45 · rate are dropped).
     static let edges: [Double] = [400, 1000, 2000, 3500, 6000]
@@ -41,10 +46,13 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// Lowest gain per band (−40 dB): comfort noise fills the rest.
     static let floorGain: Float = 0.01
 
+    /// Most tail-model strength a control may set (the preset key's range).
+    static let strongest: Float = 4
+
     /// Scales the modelled residual; 0 switches the tail model off.
-    let strength: Float
+    private(set) var strength: Float
     /// The coherence gain's statistics and exponent (off at drive 0).
-    private let coherence: EchoCoherence
+    private var coherence: EchoCoherence
     let frameSize: Int
     let bands: Int
     /// True when the gain of one frame is applied to the next frame's output (the
@@ -78,6 +86,7 @@ struct ResidualEchoSuppressor: ~Copyable {
     init(strength: Float, coherenceDrive: Float = 0, frameSize: Int, sampleRate: Int, lagsOneFrame: Bool) {
         self.strength = strength
         isOn = strength > 0 || coherenceDrive > 0
+        isSet = isOn
         self.frameSize = frameSize
         self.lagsOneFrame = lagsOneFrame
         var n = 2
@@ -138,8 +147,39 @@ struct ResidualEchoSuppressor: ~Copyable {
         coherence.deallocate()
     }
 
-    /// True when the post-filter runs (its tail model, its coherence gain or both).
-    let isOn: Bool
+    /// True when the post-filter runs: its tail model or its coherence gain is set, or both were
+    /// just switched off and its gain is still rising back to 1.
+    private(set) var isOn: Bool
+    /// True when the tail model or the coherence gain is set.
+    private var isSet: Bool
+
+    /// Sets the tail model's strength (clamped to 0...`strongest`; 0 or NaN switches it off).
+    ///
+    /// - Realtime: safe.
+    @_noLocks
+    mutating func setStrength(_ value: Float) {
+        strength = value > 0 ? min(value, Self.strongest) : 0
+        settingsChanged()
+    }
+
+    /// Sets the coherence gain's exponent (see `EchoCoherence.setDrive`).
+    ///
+    /// - Realtime: safe.
+    @_noLocks
+    mutating func setCoherenceDrive(_ value: Float) {
+        coherence.setDrive(value)
+        if !coherence.isOn {
+            for b in 0..<bands { coherenceGain[b] = 1 }
+        }
+        settingsChanged()
+    }
+
+    @inline(__always) @_noLocks
+    private mutating func settingsChanged() {
+        isSet = strength > 0 || coherence.isOn
+        // Off: runs on until `apply` has brought the gain back to 1.
+        if isSet { isOn = true }
+    }
 
     /// Measures one canceller frame: band powers of the error (`output`, what the canceller
     /// left) and of its echo estimate (`mic` − `output`).
@@ -195,7 +235,8 @@ struct ResidualEchoSuppressor: ~Copyable {
         for b in 0..<bands {
             let e = error[b]
             let y = echo[b]
-            residual[b] = max(tailDecay * residual[b], share * y)
+            // Switched off: the gains rise back to 1 at `risePerFrame`, the tail starts anew.
+            residual[b] = isSet ? max(tailDecay * residual[b], share * y) : 0
             let g2 = max(
                 min(1 - residual[b] / max(e, 1e-12), echoPossible ? coherenceGain[b] : 1),
                 Self.floorGain * Self.floorGain)
@@ -241,6 +282,8 @@ struct ResidualEchoSuppressor: ~Copyable {
             frame[i] *= g
         }
         appliedGain = end
+        // Switched off and open again: from the next frame on, as if never on.
+        if !isSet, end >= 1 { isOn = false }
         // Comfort noise makes up the power the gain removed from each band's floor:
         // c² = floor · (1 − G²), on noise normalised to unit power per band.
         for b in 0..<bands {

@@ -54,10 +54,12 @@ struct Run: ParsableCommand {
             Live changes: SIGHUP re-reads the preset (its file, or the shipped preset of that name) \
             and applies every changed key that can change while running, gliding without clicks: \
             input/output gain, agc levels, every effect unit's parameters (LV2 units' controls \
-            too), monitor levels and pan, ducking depth, monitor.feedback_guard. A different chain \
+            too), monitor levels and pan, ducking depth, monitor.feedback_guard, the residual echo \
+            post-filter's preprocessor.residual_suppression and coherence_suppression (so load \
+            echo-cancel-strong from echo-cancel needs no restart). A different chain \
             (chain.order, LV2 plugins or their states) is built off the process thread and swapped \
-            in. Other keys that shape the engine (frame_ms, tail_ms, delay settings, preprocessor \
-            settings, highpass_hz, monitor enabled or source, ducking times) are reported as \
+            in. Other keys that shape the engine (frame_ms, tail_ms, delay settings, other \
+            preprocessor settings, highpass_hz, monitor enabled or source, ducking times) are reported as \
             "needs a restart" and ignored. A preset that \
             does not load is reported with file:line and the key; the running setup stays. \
             Example: kill -HUP $(pidof voicerack)

@@ -37,6 +37,25 @@ extension LiveClientTests {
             }
         }
 
+        /// voicerack (`arguments` and `--control` added) reading commands from a named pipe, and
+        /// `send`, which writes one command line to it. The pipe's name is gone once both ends
+        /// are open. - Test thread.
+        static func controlled(_ arguments: [String]) throws -> (rig: SineRig, send: (String) -> Void) {
+            let fifo = NSTemporaryDirectory() + "voicerack-it-control-\(getpid())-\(UUID().uuidString)"
+            guard mkfifo(fifo, 0o600) == 0 else {
+                Issue.record("mkfifo \(fifo) failed")
+                throw CancellationError()
+            }
+            defer { unlink(fifo) }
+            let rig = try SineRig(arguments + ["--control"], input: fifo)
+            guard let commands = FileHandle(forWritingAtPath: fifo) else {
+                rig.voicerack.stop(SIGKILL)
+                Issue.record("cannot open \(fifo) for writing")
+                throw CancellationError()
+            }
+            return (rig, { commands.write(Data(($0 + "\n").utf8)) })
+        }
+
         /// `port`'s RMS (voice_out unless given) over one second recorded by jack_capture.
         func voiceRMS(_ port: String = "vr:voice_out") throws -> Float {
             let path = NSTemporaryDirectory() + "voicerack-it-\(getpid())-\(UUID().uuidString).wav"
@@ -93,13 +112,8 @@ extension LiveClientTests {
             if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil,
             "jack_capture or jack_simple_client is missing"))
     func controlCommands() throws {
-        let fifo = NSTemporaryDirectory() + "voicerack-it-control-\(getpid())-\(UUID().uuidString)"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        defer { unlink(fifo) }
-        let rig = try SineRig(["--preset", "raw", "--control"], input: fifo)
+        let (rig, send) = try SineRig.controlled(["--preset", "raw"])
         defer { rig.voicerack.stop(SIGKILL) }
-        let commands = try #require(FileHandle(forWritingAtPath: fifo))
-        func send(_ line: String) { commands.write(Data((line + "\n").utf8)) }
 
         let before = try rig.settledRMS()
         send("set output.gain_db -12")
@@ -118,6 +132,25 @@ extension LiveClientTests {
         rig.expectOutput("echo_canceller.tail_ms = 300 needs a restart")
         send("show")
         rig.expectOutput("output.gain_db = -12   (-40...40 dB)")
+        rig.stop()
+    }
+
+    @Test(
+        "--control: load echo-cancel-strong from echo-cancel applies its stronger post-filter live, with no restart",
+        .enabled(
+            if: Tools.jackCapture != nil && Tools.jackSimpleClient != nil,
+            "jack_capture or jack_simple_client is missing"))
+    func postFilterStrengthIsLive() throws {
+        let (rig, send) = try SineRig.controlled(["--preset", "echo-cancel"])
+        defer { rig.voicerack.stop(SIGKILL) }
+
+        send("load echo-cancel-strong")
+        rig.expectOutput("applied: preprocessor.coherence_suppression")
+        send("get preprocessor.coherence_suppression")
+        rig.expectOutput("preprocessor.coherence_suppression = 0.5")
+        send("set preprocessor.residual_suppression 0")
+        rig.expectOutput("preprocessor.residual_suppression = 0")
+        #expect(!rig.voicerack.output.contains("needs a restart"), "\(rig.voicerack.output)")
         rig.stop()
     }
 
@@ -165,13 +198,10 @@ extension LiveClientTests {
         let track = try TestFiles.wav(
             folder + "/song.wav", [Signals.sine(count: n, frequency: 1000, sampleRate: 48_000, amplitude: 0.5)],
             rate: 48_000)
-        let fifo = folder + "/control"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let rig = try SineRig(["--preset", "raw", "--control", "--backing", track], input: fifo)
+        let (rig, send) = try SineRig.controlled(["--preset", "raw", "--backing", track])
         defer { rig.voicerack.stop(SIGKILL) }
-        let commands = try #require(FileHandle(forWritingAtPath: fifo))
         let before = try rig.settledRMS("vr:speaker_out_L")
-        commands.write(Data("set backing.level_db -12\n".utf8))
+        send("set backing.level_db -12")
         rig.expectOutput("backing.level_db = -12")
         let after = try rig.voiceRMS("vr:speaker_out_L")
         let changeDB = 20 * log10(Double(after / before))

@@ -10,11 +10,15 @@ struct RestartKeysTests {
     )
     func restartKeys() {
         let restart = PresetEdit.restartKeys()
-        for key in ["chain.order", "echo_canceller.enabled", "echo_canceller.tail_ms", "input.highpass_hz"] {
+        for key in [
+            "chain.order", "echo_canceller.enabled", "echo_canceller.tail_ms", "input.highpass_hz",
+            "preprocessor.noise_suppress_db",
+        ] {
             #expect(restart.contains(key), "\(key)")
         }
         for key in [
             "output.gain_db", "input.gain_db", "monitor.master_db", "backing.level_db", "compressor.threshold_dbfs",
+            "preprocessor.residual_suppression", "preprocessor.coherence_suppression",
         ] {
             #expect(!restart.contains(key), "\(key)")
         }
