@@ -51,6 +51,9 @@ import VoiceEngine
         let summary = temporary.library.summaries().first { $0.name == "echo-cancel" }
         #expect(summary?.description == "mine")
         #expect(summary?.source == temporary.directory + "/echo-cancel.toml")
+        // The shipped echo-cancel-strong extends echo-cancel by name: the user's, tuning and all.
+        let strong = try temporary.library.load("echo-cancel-strong").configuration
+        #expect(strong.inputGainDB == 6 && strong.coherenceSuppression == 0.5)
     }
 
     @Test func namesAreSortedUniqueTomlFiles() throws {
