@@ -33,9 +33,9 @@ import VoiceEngine
         #expect(c.noiseSuppressDB == -20)
         #expect(c.echoSuppressDB == -45)
         #expect(c.echoSuppressActiveDB == -10)
-        #expect(c.residualEchoGateDB == -3)
+        #expect(c.residualEchoGateDB == -1.5)
         #expect(c.residualSuppression == 0.3)
-        #expect(c.coherenceSuppression == 0.1)
+        #expect(c.coherenceSuppression == 0.2)
         #expect(c.levellerTargetDBFS == -20)
         #expect(c.levellerMaxGainDB == 12)
         #expect(c.levellerSpeedDBPerSecond == 6)
@@ -51,7 +51,7 @@ import VoiceEngine
         #expect(!preset.description.isEmpty)
         var c = preset.configuration
         #expect(c.coherenceSuppression == 0.5)
-        c.coherenceSuppression = 0.1
+        c.coherenceSuppression = 0.2
         #expect(c == (try library.load("echo-cancel").configuration))
     }
 
