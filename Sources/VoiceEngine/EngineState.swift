@@ -76,7 +76,9 @@ public struct EngineState: ~Copyable {
     var residualGate: SmoothedGain
     /// Per-band residual echo suppression with comfort noise, after the preprocessor.
     var postFilter: ResidualEchoSuppressor
-    let residualGateGain: Float
+    /// The residual echo gate's gain on far-end-only frames, linear (changed live by
+    /// `ControlNames.residualEchoGate`; the gate glides to it over 10 ms).
+    var residualGateGain: Float
 
     // Health.
     var micMeter: LevelMeter

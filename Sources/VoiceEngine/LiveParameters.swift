@@ -3,7 +3,8 @@ import VoiceRT
 /// Which configuration changes a running engine can take as messages, and those messages.
 ///
 /// Live: input and output gain, the leveller's target, maximum gain and speed, the residual echo
-/// post-filter's two strengths (with echo cancellation; without it, only remembered), every
+/// post-filter's two strengths and the residual echo gate (with echo cancellation; without it,
+/// only remembered), every
 /// parameter of the effect units (those in the chain get messages; the others are only
 /// remembered), the monitor's levels and pan, the ducking depth, the feedback guard switch, and
 /// the backing track's level (set on the track by the host, not by a message). Everything else
@@ -43,11 +44,17 @@ extension EngineConfiguration {
             // allocation, so `echo-cancel` → `echo-cancel-strong` needs no restart.
             follow(\.residualSuppression, ControlNames.residualSuppression)
             follow(\.coherenceSuppression, ControlNames.coherenceSuppression)
+            if residualEchoGateDB != new.residualEchoGateDB {
+                reached.residualEchoGateDB = new.residualEchoGateDB
+                messages.append(
+                    ControlMessage(ControlNames.residualEchoGate, Decibels.amplitude(new.residualEchoGateDB)))
+            }
         } else {
             // No canceller, no post-filter running: only remembered (turning echo cancellation
             // on is a restart, which builds the post-filter from these).
             reached.residualSuppression = new.residualSuppression
             reached.coherenceSuppression = new.coherenceSuppression
+            reached.residualEchoGateDB = new.residualEchoGateDB
         }
         for kind in EffectKind.allCases where effectValues[kind.index] != new.effectValues[kind.index] {
             reached.effectValues[kind.index] = new.effectValues[kind.index]

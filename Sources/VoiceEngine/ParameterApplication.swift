@@ -42,6 +42,9 @@ extension EngineState {
             postFilter.setStrength(value)
         case .coherenceSuppression:
             postFilter.setCoherenceDrive(value)
+        case .residualEchoGate:
+            // A gain in 0...1 (the key's −30...0 dB); NaN leaves the gate open.
+            residualGateGain = value >= 0 ? min(value, 1) : 1
         case .inputGain(let index):
             var unit = inputGain  // a local copy: the closure must not capture the engine
             // Realtime: see `EffectSlot.setParameter` (libm's pure functions, no allocation).

@@ -150,6 +150,8 @@ extension LiveClientTests {
         rig.expectOutput("preprocessor.coherence_suppression = 0.5")
         send("set preprocessor.residual_suppression 0")
         rig.expectOutput("preprocessor.residual_suppression = 0")
+        send("set preprocessor.residual_echo_gate_db -6")
+        rig.expectOutput("preprocessor.residual_echo_gate_db = -6")
         #expect(!rig.voicerack.output.contains("needs a restart"), "\(rig.voicerack.output)")
         rig.stop()
     }

@@ -89,18 +89,23 @@ struct RenderCycleRealtimeTests {
                 let gain: Float = start / block % 200 == 50 ? -6 : 0
                 #expect(rig.host.post([ControlMessage("peak.gain", gain), ControlMessage("comp.cr", 4)]) == 2)
             }
-            // The post-filter's strengths by message: stronger, off (its gain rising back to 1
-            // with the post-filter still running), the preset's own again.
+            // The post-filter's strengths and the residual echo gate by message: stronger, off
+            // (the post-filter's gain rising back to 1 while it still runs), the preset's own.
             if start / block % 100 == 25 && configuration.echoCancellation {
+                // (tail model, coherence exponent, gate's linear gain)
                 let step = [
-                    (Float(1), Float(0.5)), (0, 0),
-                    (configuration.residualSuppression, configuration.coherenceSuppression),
+                    (Float(1), Float(0.5), Float(0.25)), (0, 0, 1),
+                    (
+                        configuration.residualSuppression, configuration.coherenceSuppression,
+                        Decibels.amplitude(configuration.residualEchoGateDB)
+                    ),
                 ][start / block / 100 % 3]
                 let messages = [
                     ControlMessage(ControlNames.residualSuppression, step.0),
                     ControlMessage(ControlNames.coherenceSuppression, step.1),
+                    ControlMessage(ControlNames.residualEchoGate, step.2),
                 ]
-                #expect(rig.host.post(messages) == 2)
+                #expect(rig.host.post(messages) == 3)
             }
         }
         #expect(rig.framesLost == 0)
@@ -114,9 +119,9 @@ struct RenderCycleRealtimeTests {
             #expect(rig.host.status().latency >= 64)
         }
         if configuration.echoCancellation {
-            // Every post-filter message found the post-filter.
+            // Every residual echo message found its target.
             #expect(h.parametersRejected == 0)
-            #expect(h.parametersApplied >= 2 * (n / block / 100) - 2)
+            #expect(h.parametersApplied >= 3 * (n / block / 100) - 3)
             // The delay jump really happened in the region: two alignments, the second at ~200 ms.
             #expect(h.cancellerResets >= 2, "preset \(preset), block \(block)")
             #expect(abs(Double(h.estimatedDelay) * 1000 / Double(rate) - 200) < 2)
