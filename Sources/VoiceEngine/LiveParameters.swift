@@ -4,13 +4,12 @@ import VoiceRT
 ///
 /// Live: input and output gain, the leveller's target, maximum gain and speed, the residual echo
 /// post-filter's two strengths and the residual echo gate (with echo cancellation; without it,
-/// only remembered), every
-/// parameter of the effect units (those in the chain get messages; the others are only
-/// remembered), the monitor's levels and pan, the ducking depth, the feedback guard switch, and
-/// the backing track's level (set on the track by the host, not by a message). Everything else
-/// (chain order, frame, canceller tail, delay handling, speexdsp settings, the high-pass, monitor
-/// on/off and source, ducking times) shapes what the engine allocates or its latency, and needs
-/// a new engine: a restart.
+/// only remembered), every parameter of the effect units (those in the chain get messages; the
+/// others are only remembered), the monitor's levels and pan, the ducking depth, the feedback
+/// guard switch, and the backing track's level (set on the track by the host, not by a message).
+/// Everything else (chain order, frame, canceller tail, delay handling, other speexdsp settings,
+/// the high-pass, monitor on/off and source, ducking times) shapes what the engine allocates or
+/// its latency, and needs a new engine: a restart.
 ///
 /// - Realtime: never (main thread; builds arrays).
 public struct LiveUpdate: Sendable {

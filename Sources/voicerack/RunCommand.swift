@@ -56,8 +56,8 @@ struct Run: ParsableCommand {
             input/output gain, agc levels, every effect unit's parameters (LV2 units' controls \
             too), monitor levels and pan, ducking depth, monitor.feedback_guard, the residual echo \
             post-filter's preprocessor.residual_suppression and coherence_suppression, and \
-            residual_echo_gate_db (so load \
-            echo-cancel-strong from echo-cancel needs no restart). A different chain \
+            residual_echo_gate_db (so load echo-cancel-strong from echo-cancel needs no \
+            restart). A different chain \
             (chain.order, LV2 plugins or their states) is built off the process thread and swapped \
             in. Other keys that shape the engine (frame_ms, tail_ms, delay settings, other \
             preprocessor settings, highpass_hz, monitor enabled or source, ducking times) are reported as \
