@@ -43,6 +43,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Stream bitrate (kb/s).") var streamBitrate = 64
     @Option(help: "Mono audio file streamed in real time.") var streamInput = ""
 
+    @Flag(
+        help:
+            "Run the full chain and the bare calls once each and nothing else (no worst-block run, no shares): what scripts/bench.sh --instructions counts under callgrind."
+    )
+    var ratioOnly = false
+
     @Option(help: "Measure LV2 hosting instead: plugin URIs (comma-separated), LV2Unit.process vs the bare run().")
     var lv2: String?
 
@@ -79,6 +85,10 @@ struct Bench: ParsableCommand {
         var withoutDrift = configuration
         withoutDrift.driftCompensation = false
         for block in blocks.split(separator: ",").compactMap({ Int($0) }) {
+            if ratioOnly {
+                try printRatioOnly(configuration, audio, block: block)
+                continue
+            }
             var full = Measurement()
             var bare = Double.infinity
             var noPostFilter = Double.infinity
@@ -116,6 +126,17 @@ struct Bench: ParsableCommand {
                     100 * full.total / Double(audio.blocks(block)) / period, 100 * full.worst / period,
                     100 * share, 100 * driftShare) + (following ? "  (drift followed)" : ""))
         }
+    }
+
+    /// One run of the full chain and one of the bare calls: the ratio alone, so that an
+    /// instruction count of `render` covers exactly one run.
+    func printRatioOnly(_ configuration: EngineConfiguration, _ audio: Scenario, block: Int) throws {
+        let engine = try VoiceEngine(configuration: configuration, sampleRate: rate, blockSize: block)
+        let t0 = threadCPUTime()
+        renderAll(engine, audio, block: block) { _ in }
+        let full = threadCPUTime() - t0
+        let bare = runBareSpeex(engine.speexSettings, audio)
+        print(String(format: "%5d  %19.3f  %15.3f  %5.3f", block, full, bare, full / bare))
     }
 
     /// The full render cycle, block by block: the thread CPU time of the whole run (one clock
