@@ -77,6 +77,23 @@ struct EchoCoherence {
         crossImaginary[k] += w * (yi * dr - yr * di - crossImaginary[k])
     }
 
+    /// The share of the mic's power the echo estimate explains over bins `bins`, in 0...1: the
+    /// coherence weighted by the mic's power, Σ |S_ŷd|² / S_ŷŷ over Σ S_dd. Near 1 where only the
+    /// far end's echo (and little noise) reaches the mic; a talker pulls it down by their share.
+    ///
+    /// - Realtime: safe.
+    @_noLocks
+    func explainedShare(_ bins: Range<Int>) -> Float {
+        var explained: Float = 0
+        var total: Float = 0
+        for k in bins {
+            let cross = crossReal[k] * crossReal[k] + crossImaginary[k] * crossImaginary[k]
+            explained += cross / max(echoPower[k], 1e-30)
+            total += micPower[k]
+        }
+        return total > 0 ? min(explained / total, 1) : 0
+    }
+
     /// The power gain the coherence allows over bins `bins`: (1 − mean C)^(2 · drive), in 0...1.
     ///
     /// - Realtime: safe.

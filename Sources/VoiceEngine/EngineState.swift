@@ -87,6 +87,8 @@ public struct EngineState: ~Copyable {
     /// The monitor mix, measured in `mixMonitor` (after `render`, so published a cycle late).
     var monitorMeter: LevelMeter
     var erle = ERLEMeter()
+    /// The same figure where the far end talks alone, double talk left out (see EchoAloneERLE).
+    var echoAlone = EchoAloneERLE()
     /// Which frames the ERLE figure counts as the far end alone.
     var echoPath: EchoPathGate
     /// Suppression of echo-alone frames until the canceller first converges.

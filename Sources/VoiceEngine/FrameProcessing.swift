@@ -58,7 +58,7 @@ extension EngineState {
         // Echo-only frames: the residual echo gate takes what the suppressor left; until the
         // canceller first converges, the start-up suppression takes more (see StartupSuppression).
         let farNow = referencePower >= detector.farSilence
-        let echoAlone = echoPath.explains(mic: micPower, reference: referencePower)
+        let echoExplained = echoPath.explains(mic: micPower, reference: referencePower)
         let startupGain = startup.update(
             micPower: micPower, cancelledPower: cancelledPower, referencePower: referencePower)
         residualGate.setTarget(min(farActive && !voiced ? residualGateGain : 1, startupGain))
@@ -73,12 +73,17 @@ extension EngineState {
         // detector's flags are not used here: its "suspected" frames are mostly the canceller's
         // own bad frames, and leaving them out read 50 dB where 34 dB were measured. Near-end
         // talk that is not well above the echo still counts, so in runs with much double talk
-        // the figure reads low (~10 dB on the yardstick's double-talk scenarios, as before).
-        if farNow && echoAlone {
+        // the figure reads low (~10 dB on the yardstick's double-talk scenarios). With the
+        // post-filter's coherence statistics, EchoAloneERLE leaves double talk out instead, and
+        // its figure is the one reported (see publishHealth).
+        if farNow && echoExplained {
             erle.measure(
                 micPower: micPower, outputPower: outputPower, frames: f, sampleRate: sampleRate,
                 resets: figures.cancellerResets)
         }
+        echoAlone.measure(
+            explained: postFilter.echoShare, farActive: farNow, micPower: micPower, outputPower: outputPower,
+            frames: f, sampleRate: sampleRate, resets: figures.cancellerResets)
         figures.voiceActive = voiced
         figures.farActive = farActive
         outputFIFO.push(b.frameOutput, f)

@@ -166,7 +166,10 @@ extension EngineState {
         figures.monitorPeak = monitorMeter.peak
         figures.outputLevel = outputMeter.rms
         figures.outputPeak = outputMeter.peak
-        figures.echoReturnLossEnhancement = erle.ratio()
+        // With the coherence statistics, the figure that leaves double talk out, and nothing
+        // until it has windows of the far end alone (the level-gated one would read a talker as
+        // echo left meanwhile); without them, the level-gated one (see EchoAloneERLE).
+        figures.echoReturnLossEnhancement = postFilter.echoShare >= 0 ? echoAlone.ratio : erle.ratio()
         figures.levellerGain = leveller.currentGain()
         health.pointee.publish(figures)
     }

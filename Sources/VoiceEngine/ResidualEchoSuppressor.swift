@@ -80,6 +80,11 @@ struct ResidualEchoSuppressor: ~Copyable {
     private var random: UInt32 = 0x1234_5678
     /// The gain applied to the last frame, linear (for tests and health).
     var lastGain: Float { appliedGain }
+    /// FFT bins of 200–4000 Hz, where `echoShare` is measured (most of speech's power).
+    private let shareBins: Range<Int>
+    /// The share of the mic's power in 200–4000 Hz that the echo estimate explains, from the
+    /// coherence statistics of the last frame analysed; −1 while the coherence gain is off.
+    private(set) var echoShare: Float = -1
 
     /// A post-filter for `frameSize`-sample frames at `sampleRate` Hz; `coherenceDrive` 0 leaves
     /// the coherence gain out.
@@ -113,6 +118,9 @@ struct ResidualEchoSuppressor: ~Copyable {
             bandStart[b + 1] = max(1, Int((Self.edges[b] * Double(n) / Double(sampleRate)).rounded()))
         }
         bandStart[bands] = n / 2 + 1
+        func bin(_ hertz: Double) -> Int { Int((hertz * Double(n) / Double(sampleRate)).rounded()) }
+        let lowShareBin = max(1, bin(200))
+        shareBins = lowShareBin..<max(lowShareBin, min(n / 2 + 1, bin(4000)))
         rows = floats(bands * frameSize)
         noiseRows = floats(bands * frameSize)
         noise = floats(frameSize)
@@ -187,7 +195,10 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// - Realtime: safe.
     @_noLocks
     mutating func analyse(mic: UnsafePointer<Int16>, output: UnsafePointer<Int16>) {
-        guard isOn else { return }
+        guard isOn else {
+            echoShare = -1
+            return
+        }
         let n = fft.size
         let scale: Float = 1 / 32768
         for i in 0..<frameSize {
@@ -220,6 +231,7 @@ struct ResidualEchoSuppressor: ~Copyable {
             echo[b] = py
             if coherence.isOn { coherenceGain[b] = coherence.suppression(bandStart[b]..<bandStart[b + 1]) }
         }
+        echoShare = coherence.isOn ? coherence.explainedShare(shareBins) : -1
     }
 
     /// Computes the band gains for the frame last analysed. `echoPossible`: the far end played
