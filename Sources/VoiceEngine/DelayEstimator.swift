@@ -75,6 +75,8 @@ public struct DelayEstimator: ~Copyable {
     public private(set) var peaks = 0
     private var samplesSeen = 0
     private var analysisTime = 0
+    /// Clock drift from the turning of the cross-spectrum between analyses (see PhaseDrift).
+    var phaseDrift: PhaseDrift
 
     /// An estimator for `sampleRate` Hz searching delays up to `maximumDelaySeconds`.
     public init(sampleRate: Int, maximumDelaySeconds: Double) {
@@ -106,12 +108,14 @@ public struct DelayEstimator: ~Copyable {
         correlationIm = zeroed()
         crossRe = zeroed()
         crossIm = zeroed()
+        phaseDrift = PhaseDrift(lowBin: lowBin, highBin: highBin, size: n, decimation: decimation)
     }
 
     deinit {
         for p in [window, micHistory, refHistory, packedRe, packedIm, correlation, correlationIm, crossRe, crossIm] {
             p.deallocate()
         }
+        phaseDrift.deallocate()
     }
 
     /// Feeds `frames` samples of mic and (undelayed, mono) reference and advances the analysis by
@@ -196,8 +200,11 @@ public struct DelayEstimator: ~Copyable {
             let xr = 0.5 * (zr + cr), xi = 0.5 * (zi - ci)
             let yr = 0.5 * (zi + ci), yi = 0.5 * (cr - zr)
             // X · conj(Y): its inverse transform peaks at lag d when mic[n] ≈ h · ref[n − d].
-            crossRe[k] = a * crossRe[k] + (1 - a) * (xr * yr + xi * yi)
-            crossIm[k] = a * crossIm[k] + (1 - a) * (xi * yr - xr * yi)
+            let re = xr * yr + xi * yi
+            let im = xi * yr - xr * yi
+            phaseDrift.store(k, re: re, im: im)
+            crossRe[k] = a * crossRe[k] + (1 - a) * re
+            crossIm[k] = a * crossIm[k] + (1 - a) * im
             let magnitude = RealtimeMath.squareRoot(crossRe[k] * crossRe[k] + crossIm[k] * crossIm[k])
             guard magnitude > 1e-20 else { continue }
             correlation[k] = crossRe[k] / magnitude
@@ -205,6 +212,7 @@ public struct DelayEstimator: ~Copyable {
             correlation[size - k] = correlation[k]
             correlationIm[size - k] = -correlationIm[k]
         }
+        phaseDrift.record(time: analysisTime, hopSamples: hop * decimation)
     }
 
     /// Finds the largest |correlation| in 0…maximumLag and applies the agreement rule.

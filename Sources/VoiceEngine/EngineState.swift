@@ -49,6 +49,11 @@ public struct EngineState: ~Copyable {
     /// peak count last fed to it.
     var drift: DriftEstimator
     var driftPeaks = 0
+    /// Phase drift samples taken so far, when the engine last looked (see PhaseDrift).
+    var phaseDriftSamples = 0
+    /// Which drift figure engaged following and so leads it (see followDriftFigure): 0 none,
+    /// 1 the phase figure, 2 the delay slope's (a plain number: the process thread compares it).
+    var driftLead: UInt8 = 0
     let tracksDelay: Bool
     let delayMargin: Int
     let delayTolerance: Int

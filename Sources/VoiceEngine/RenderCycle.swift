@@ -100,14 +100,17 @@ extension EngineState {
         guard tracksDelay else { return }
         applyDelaySeed()
         let accepted = estimator.process(mic: buffers.mic, reference: buffers.referenceMono, frames: n)
+        var driftUpdated = false
         if estimator.peaks != driftPeaks {
             driftPeaks = estimator.peaks
             drift.add(lag: estimator.preciseLag, time: estimator.preciseLagTime)
-            if let ppm = drift.ppm {
-                if !follower.engaged { figures.clockDriftPPM = Float(ppm) }
-                engageFromDelaySlope(ppm)
-            }
+            driftUpdated = true
         }
+        if estimator.phaseDrift.taken != phaseDriftSamples {
+            phaseDriftSamples = estimator.phaseDrift.taken
+            driftUpdated = true
+        }
+        if driftUpdated { followDriftFigure() }
         guard accepted else { return }
         figures.estimatedDelay = estimator.estimate
         figures.delayConfidence = estimator.confidence

@@ -34,7 +34,9 @@ public enum HealthText {
                 + " (two clocks, beyond the ±1000 ppm followed: expect echo; use one sound card if you can)"
         case .off:
             guard ppm.isFinite else { return "not measured yet" }
-            if abs(ppm) < 10 { return String(format: "none (%+.0f ppm)", ppm) }
+            // Under 20 ppm the figure cannot tell two clocks from one: the early phase figure
+            // (PhaseDrift) scatters that far on a room without drift.
+            if abs(ppm) < 20 { return String(format: "none (%+.0f ppm)", ppm) }
             // Followed from 30 ppm on (EngineState.slopeEngagePPM); below, the canceller copes.
             return String(format: "%+.0f ppm", ppm)
                 + (abs(ppm) < 30 ? " (two clocks: small, not followed)" : " (two clocks: not followed yet)")

@@ -19,4 +19,17 @@ public enum RealtimeMath {
     public static func power(_ x: Float, _ y: Float) -> Float {
         _unsafePerformance { powf(x, y) }
     }
+
+    /// The angle of (x, y) in radians, through libm's `atan2f`: pure arithmetic, a C call the
+    /// checker cannot see into.
+    @inlinable @inline(__always) @_noLocks
+    public static func angle(y: Float, x: Float) -> Float {
+        _unsafePerformance { atan2f(y, x) }
+    }
+
+    /// (cos x, sin x) through libm: pure arithmetic, C calls the checker cannot see into.
+    @inlinable @inline(__always) @_noLocks
+    public static func cosineAndSine(_ x: Float) -> (cos: Float, sin: Float) {
+        _unsafePerformance { (cosf(x), sinf(x)) }
+    }
 }

@@ -24,7 +24,8 @@ enum StatusText {
             "xruns \(d.xruns)", String(format: "DSP %.1f%%", d.cpuLoad),
             String(format: "worst %.0f%%", d.cycle.worstPercentOfPeriod),
         ]
-        if h.driftCompensation != .off || (h.clockDriftPPM.isFinite && abs(h.clockDriftPPM) >= 10) {
+        // From 20 ppm, as HealthText.drift says "none" below it.
+        if h.driftCompensation != .off || (h.clockDriftPPM.isFinite && abs(h.clockDriftPPM) >= 20) {
             parts.append("drift " + HealthText.drift(h.clockDriftPPM, h.driftCompensation))
         }
         if d.cycle.overruns > 0 { parts.append("over \(d.cycle.overruns) (by its work \(d.cycle.workOverruns))") }
