@@ -2,8 +2,9 @@
 # Benchmark (not a test): CPU time of the full voicerack chain against the bare speexdsp calls
 # with the same settings, for blocks of 64, 256 and 1024 at 48 kHz. Release build.
 #   scripts/bench.sh [voicerack-bench options]   thread CPU time, min of 3 runs
-#   scripts/bench.sh --instructions              instruction counts under callgrind: repeatable
-#                                                whatever else the machine is doing
+#   scripts/bench.sh --instructions [options]    instruction counts under callgrind: repeatable
+#                                                whatever else the machine is doing (options such as
+#                                                --speaker-drive 5 or --drift-ppm 100 go to the bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -12,6 +13,7 @@ bench="$(swift build -c release --show-bin-path)/voicerack-bench"
 if [ "${1:-}" != "--instructions" ]; then
   exec "$bench" "$@"
 fi
+shift
 command -v valgrind >/dev/null || { apt-get install -y -qq valgrind >&2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -23,7 +25,7 @@ echo "block  full chain Ir     bare speexdsp Ir  ratio"
 for block in 64 256 1024; do
   # --ratio-only: one run of each, so the render cycle's inclusive count is one run's.
   VOICERACK_PRESETS="$PWD/presets" valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$out/bench" \
-    --seconds 5 --repeat 1 --blocks "$block" --ratio-only >/dev/null 2>&1
+    --seconds 5 --repeat 1 --blocks "$block" --ratio-only "$@" >/dev/null 2>&1
   # Inclusive instruction counts of the render cycle and of the bare speexdsp loop.
   # (Through a file: grep -m1 closing a pipe early would fail the pipeline under pipefail.)
   callgrind_annotate --inclusive=yes "$out/cg" > "$out/annotated"

@@ -20,6 +20,8 @@ public enum ControlNames {
     /// The residual echo post-filter's tail-model strength and coherence exponent (preset keys).
     public static let residualSuppression = "preprocessor.residual_suppression"
     public static let coherenceSuppression = "preprocessor.coherence_suppression"
+    /// The coherence exponent while a clipping loudspeaker is modelled (`SpeakerCurve`).
+    public static let clippingCoherenceSuppression = "preprocessor.clipping_coherence_suppression"
     /// The residual echo gate (`preprocessor.residual_echo_gate_db`) as a linear gain.
     public static let residualEchoGate = "preprocessor.residual_echo_gate_gain"
     /// The ducking depth as a linear gain.

@@ -25,6 +25,8 @@ struct ControlTable {
         /// The post-filter's tail-model strength, and its coherence exponent.
         case residualSuppression
         case coherenceSuppression
+        /// The coherence exponent while a clipping loudspeaker is modelled.
+        case clippingCoherenceSuppression
         /// The residual echo gate's linear gain.
         case residualEchoGate
         /// A chain slot's parameter: a built-in unit's descriptor index, or a plugin's port index.
@@ -88,6 +90,7 @@ struct ControlTable {
             (ControlNames.unmuteMonitor, .unmuteMonitor),
             (ControlNames.residualSuppression, .residualSuppression),
             (ControlNames.coherenceSuppression, .coherenceSuppression),
+            (ControlNames.clippingCoherenceSuppression, .clippingCoherenceSuppression),
             (ControlNames.residualEchoGate, .residualEchoGate),
         ]
         for (slot, unit) in chain.enumerated() {

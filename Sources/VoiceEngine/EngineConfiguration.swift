@@ -38,6 +38,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var driftCompensation = true
     /// Attenuate echo-alone frames until the canceller first converges (`StartupSuppression`).
     public var startupSuppression = true
+    /// Learn the loudspeaker's soft clipping and give the canceller a reference clipped the
+    /// same way (`SpeakerCurve`); mono reference only.
+    public var speakerCurve = true
 
     // Preprocessor
     public var preprocess = false
@@ -56,6 +59,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Exponent of the post-filter's coherence gain (`EchoCoherence`): 0 = off; higher removes
     /// more echo where only the far end plays and costs more double talk.
     public var coherenceSuppression: Float = 0
+    /// The coherence gain's exponent while `SpeakerCurve` models a loudspeaker that clips (the
+    /// larger of it and `coherenceSuppression` is used); 0 = no change.
+    public var clippingCoherenceSuppression: Float = 0
 
     // Leveller (AGC)
     public var leveller = false

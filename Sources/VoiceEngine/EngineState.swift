@@ -81,6 +81,12 @@ public struct EngineState: ~Copyable {
     var residualGate: SmoothedGain
     /// Per-band residual echo suppression with comfort noise, after the preprocessor.
     var postFilter: ResidualEchoSuppressor
+    /// The post-filter's coherence exponent as set, and the one while a clipping loudspeaker is
+    /// modelled (`speakerCurve`); `clippingDriveEngaged` says which is in use (see
+    /// CoherenceDrive.swift).
+    var coherenceDrive: Float
+    var clippingCoherenceDrive: Float
+    var clippingDriveEngaged = false
     /// The residual echo gate's gain on far-end-only frames, linear (changed live by
     /// `ControlNames.residualEchoGate`; the gate glides to it over 10 ms).
     var residualGateGain: Float
@@ -98,6 +104,8 @@ public struct EngineState: ~Copyable {
     var echoPath: EchoPathGate
     /// Suppression of echo-alone frames until the canceller first converges.
     var startup: StartupSuppression
+    /// The loudspeaker's soft clipping, learned and applied to the canceller's reference.
+    var speakerCurve: SpeakerCurve
     var figures = HealthFigures()
     /// Where figures are published for other threads; owned by `VoiceEngine`.
     let health: UnsafeMutablePointer<HealthBoard>
@@ -176,10 +184,15 @@ public struct EngineState: ~Copyable {
             coherenceDrive: c.echoCancellation ? c.coherenceSuppression : 0, frameSize: plan.frameSize,
             sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
 
+        coherenceDrive = c.echoCancellation ? c.coherenceSuppression : 0
+        clippingCoherenceDrive = c.echoCancellation ? c.clippingCoherenceSuppression : 0
         echoPath = EchoPathGate(frameSize: plan.frameSize, sampleRate: sampleRate)
         startup = StartupSuppression(
             frameSize: plan.frameSize, sampleRate: sampleRate,
             enabled: c.echoCancellation && c.startupSuppression)
+        speakerCurve = SpeakerCurve(
+            frameSize: plan.frameSize, responseLength: processor.impulseResponseLength, sampleRate: sampleRate,
+            enabled: c.echoCancellation && c.speakerCurve && speex.speakers == 1)
         micMeter = LevelMeter(sampleRate: sampleRate)
         farMeter = LevelMeter(sampleRate: sampleRate)
         outputMeter = LevelMeter(sampleRate: sampleRate)

@@ -15,6 +15,8 @@ extension EngineState {
         micFIFO.pop(into: b.frameMic, f)
         referenceLeftFIFO.pop(into: b.frameReferenceLeft, f)
         var referencePower = SampleConversion.power(b.frameReferenceLeft, f)
+        // The loudspeaker's learned soft clipping (see SpeakerCurve): mono reference only.
+        speakerCurve.shape(b.frameReferenceLeft, count: f)
         _ = SampleConversion.toInt16(b.frameMic, b.mic16, f)
         _ = SampleConversion.toInt16(b.frameReferenceLeft, b.reference16, f, stride: speakers)
         if speakers == 2 {
@@ -30,6 +32,10 @@ extension EngineState {
             if followsDrift { followDrift(referenceActive: referencePower >= detector.farSilence) }
             cancelledPower = SampleConversion.power(b.output16, f)
             postFilter.analyse(mic: b.mic16, output: b.output16)
+            speakerCurve.learn(
+                mic: b.mic16, output: b.output16, micPower: micPower, cancelledPower: cancelledPower,
+                farActive: referencePower >= detector.farSilence)
+            followSpeakerCurve()
             processor.preprocess(b.output16)
             SampleConversion.toFloat(b.output16, b.frameOutput, f)
         } else {

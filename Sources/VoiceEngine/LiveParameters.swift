@@ -3,7 +3,8 @@ import VoiceRT
 /// Which configuration changes a running engine can take as messages, and those messages.
 ///
 /// Live: input and output gain, the leveller's target, maximum gain and speed, the residual echo
-/// post-filter's two strengths and the residual echo gate (with echo cancellation; without it,
+/// post-filter's strengths (tail model, coherence, coherence with a clipping speaker) and the
+/// residual echo gate (with echo cancellation; without it,
 /// only remembered), every parameter of the effect units (those in the chain get messages; the
 /// others are only remembered), the monitor's levels and pan, the ducking depth, the feedback
 /// guard switch, and the backing track's level (set on the track by the host, not by a message).
@@ -43,6 +44,7 @@ extension EngineConfiguration {
             // allocation, so `echo-cancel` → `echo-cancel-strong` needs no restart.
             follow(\.residualSuppression, ControlNames.residualSuppression)
             follow(\.coherenceSuppression, ControlNames.coherenceSuppression)
+            follow(\.clippingCoherenceSuppression, ControlNames.clippingCoherenceSuppression)
             if residualEchoGateDB != new.residualEchoGateDB {
                 reached.residualEchoGateDB = new.residualEchoGateDB
                 messages.append(
@@ -53,6 +55,7 @@ extension EngineConfiguration {
             // on is a restart, which builds the post-filter from these).
             reached.residualSuppression = new.residualSuppression
             reached.coherenceSuppression = new.coherenceSuppression
+            reached.clippingCoherenceSuppression = new.clippingCoherenceSuppression
             reached.residualEchoGateDB = new.residualEchoGateDB
         }
         for kind in EffectKind.allCases where effectValues[kind.index] != new.effectValues[kind.index] {

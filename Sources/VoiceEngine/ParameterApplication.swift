@@ -41,7 +41,11 @@ extension EngineState {
         case .residualSuppression:
             postFilter.setStrength(value)
         case .coherenceSuppression:
-            postFilter.setCoherenceDrive(value)
+            coherenceDrive = value
+            applyCoherenceDrive()
+        case .clippingCoherenceSuppression:
+            clippingCoherenceDrive = value
+            applyCoherenceDrive()
         case .residualEchoGate:
             // A gain in 0...1 (the key's −30...0 dB); NaN leaves the gate open.
             residualGateGain = value >= 0 ? min(value, 1) : 1

@@ -23,12 +23,34 @@ extension EngineState {
         applyControlMessages()
         conditionInput(mic, n)
         mixReference(farLeft, farRight, n)
+        let analysesBefore = estimator.analyses
         trackDelay(n)
         enqueue(n)
-        while micFIFO.count >= plan.frameSize { processFrame() }
+        var cancellerFrames = 0
+        while micFIFO.count >= plan.frameSize {
+            processFrame()
+            cancellerFrames += 1
+        }
+        lookAtSpeakerFilter(framesThisCycle: cancellerFrames, analysed: estimator.analyses != analysesBefore)
         dequeue(into: voice, frames)
         effects.process(voice, frames: frames)
         publishHealth()
+    }
+
+    /// Lets the speaker curve look at the canceller's filter (about 0.8 canceller frames of work)
+    /// in a light cycle: never one with the delay estimator's analysis (a cycle's largest own
+    /// work, ~2 canceller frames at 48 kHz), and, where cycles differ, one with fewer canceller
+    /// frames than a cycle can hold (at blocks under the frame: one without a frame). So the
+    /// look does not raise the worst cycle.
+    ///
+    /// - Realtime: safe.
+    @inline(__always) @_noLocks
+    mutating func lookAtSpeakerFilter(framesThisCycle: Int, analysed: Bool) {
+        guard speakerCurve.wantsLook, !analysed else { return }
+        let most = (plan.blockSize + plan.frameSize - 1) / plan.frameSize
+        let uniform = plan.blockSize % plan.frameSize == 0
+        guard uniform || framesThisCycle < most else { return }
+        speakerCurve.look(processor)
     }
 
     /// The near-end voice decision of the last processed frame (double-talk aware: taken on the
@@ -120,6 +142,7 @@ extension EngineState {
         processor.resetCanceller()
         pathShift.forget()
         follower.forget()
+        speakerCurve.forgetTaps()
         figures.appliedDelay = referenceDelay.delay
         figures.cancellerResets += 1
     }
@@ -162,6 +185,7 @@ extension EngineState {
     @inline(__always) @_noLocks
     mutating func publishHealth() {
         figures.micLevel = micMeter.rms
+        figures.speakerDrive = speakerCurve.isApplied ? RealtimeMath.squareRoot(speakerCurve.curvature) : 0
         figures.micPeak = micMeter.peak
         figures.farLevel = farMeter.rms
         figures.farPeak = farMeter.peak

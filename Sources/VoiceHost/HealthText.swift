@@ -43,6 +43,18 @@ public enum HealthText {
         }
     }
 
+    /// The loudspeaker's modelled soft clipping in plain words: the level from which its peaks
+    /// are compressed by 1 dB or more, and the curve ("clips: peaks above -18 dBFS lose 1 dB or
+    /// more (modelled as tanh(5.0·x)/5.0)"), or "linear" for a drive of 0.
+    public static func speaker(drive: Float) -> String {
+        guard drive > 0, drive.isFinite else { return "linear (no clipping modelled)" }
+        // tanh(u)/u = −1 dB at u ≈ 0.615, so the peak level is 0.615 / a.
+        let onset = Decibels.fromAmplitude(0.615 / drive)
+        return String(
+            format: "clips: peaks above %.0f dBFS lose 1 dB or more (modelled as tanh(%.1f·x)/%.1f)", onset, drive,
+            drive)
+    }
+
     /// `2.4 kHz` or `850 Hz`.
     public static func frequency(_ hz: Float) -> String {
         hz >= 1_000 ? String(format: "%.1f kHz", hz / 1_000) : String(format: "%.0f Hz", hz)
@@ -82,6 +94,7 @@ extension OfflineReport {
             lines.append(
                 "  echo return loss enhancement (far end alone): " + HealthText.erle(h.echoReturnLossEnhancement))
             lines.append("  clock drift, playback to mic: " + HealthText.drift(h.clockDriftPPM, h.driftCompensation))
+            lines.append("  loudspeaker: " + HealthText.speaker(drive: h.speakerDrive))
         }
         lines.append(
             "  levels at the end: mic \(HealthText.level(h.micLevel)), voice \(HealthText.level(h.outputLevel)); leveller gain "

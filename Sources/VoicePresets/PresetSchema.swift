@@ -124,6 +124,9 @@ enum PresetSchema {
         .boolean(
             "echo_canceller", "startup_suppression", \.startupSuppression,
             "Until the canceller first converges (~1.5 s of far-end speech), attenuate frames that hold only echo."),
+        .boolean(
+            "echo_canceller", "speaker_curve", \.speakerCurve,
+            "Learn how loud small speakers soft-clip and clip the canceller's reference alike (mono reference)."),
 
         .boolean("preprocessor", "enabled", \.preprocess, "Run the speexdsp preprocessor on the voice."),
         .boolean("preprocessor", "noise_suppression", \.noiseSuppression, "Suppress stationary background noise."),
@@ -148,6 +151,10 @@ enum PresetSchema {
             "preprocessor", "coherence_suppression", \.coherenceSuppression, 0...1, "",
             "Residual echo gain from how much of the mic the echo estimate explains, raised to this power: follows long rooms and changed echo paths the post-filter's model misses. echo-cancel's 0.2 removes ~7 dB more echo where only the far end plays, at -0.02 double-talk PESQ; 0.5 ~13 dB more, and thins double talk (-0.08 PESQ).",
             zero: "off"),
+        .number(
+            "preprocessor", "clipping_coherence_suppression", \.clippingCoherenceSuppression, 0...1, "",
+            "coherence_suppression while the canceller models a loudspeaker that clips (echo_canceller.speaker_curve), where echo is left that no model removes; the larger of the two is used. echo-cancel's 0.5: nonlinear speaker 31.9 dB ERLE against 25.9 at 0.2.",
+            zero: "no change"),
         .number(
             "preprocessor", "residual_echo_gate_db", \.residualEchoGateDB, -30...0, "dB",
             "Extra attenuation while only the far end plays (0 = off); stronger values can clip double talk."),

@@ -36,6 +36,7 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
     @usableFromInline let feedbackEvents = Atomic<Int>(0)
     @usableFromInline let clockDriftPPM = Atomic<UInt32>(Float.nan.bitPattern)
     @usableFromInline let driftCompensation = Atomic<Int>(0)
+    @usableFromInline let speakerDrive = Atomic<UInt32>(0)
 
     public init() {}
 
@@ -69,6 +70,7 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         feedbackEvents.store(figures.feedbackEvents, ordering: .relaxed)
         clockDriftPPM.store(figures.clockDriftPPM.bitPattern, ordering: .relaxed)
         driftCompensation.store(figures.driftCompensation.rawValue, ordering: .relaxed)
+        speakerDrive.store(figures.speakerDrive.bitPattern, ordering: .relaxed)
     }
 
     /// The figures as last published. - Realtime: not needed there; any thread may call.
@@ -101,6 +103,7 @@ public struct HealthBoard: ~Copyable, @unchecked Sendable {
         f.feedbackEvents = feedbackEvents.load(ordering: .relaxed)
         f.clockDriftPPM = Float(bitPattern: clockDriftPPM.load(ordering: .relaxed))
         f.driftCompensation = DriftCompensation(rawValue: driftCompensation.load(ordering: .relaxed)) ?? .off
+        f.speakerDrive = Float(bitPattern: speakerDrive.load(ordering: .relaxed))
         return f
     }
 }
@@ -116,6 +119,9 @@ public struct HealthFigures: Sendable, BitwiseCopyable {
     public var clockDriftPPM: Float = .nan
     /// Whether the reference follows that drift (see `DriftCompensation`).
     public var driftCompensation = DriftCompensation.off
+    /// The loudspeaker's soft-clipping drive a (per full scale) the canceller's reference is
+    /// shaped with, f(x) = tanh(a·x) / a; 0 while the loudspeaker is modelled as linear.
+    public var speakerDrive: Float = 0
     /// Far-end (echo reference) RMS level.
     public var farLevel: Float = 0
     /// Far-end peak level with a slow release.

@@ -12,7 +12,9 @@
 // `residual_suppression = 0` and `coherence_suppression = 0`, as a fraction of the full chain;
 // the drift compensator's likewise with `drift_compensation = false`. With `--drift-ppm` the
 // loudspeaker's clock drifts, so the compensator engages (after ~6 s) and resamples the
-// reference; without, it only looks at the filter every 0.3 s.
+// reference; without, it only looks at the filter every 0.3 s. The speaker curve's share is
+// likewise with `speaker_curve = false`; with `--speaker-drive` the loudspeaker soft-clips, so the
+// curve engages (after a few seconds) and shapes the reference; without, it only learns.
 // Build with `-c release` (scripts/bench.sh) for numbers that mean anything.
 
 import ArgumentParser
@@ -35,6 +37,10 @@ struct Bench: ParsableCommand {
     @Option(help: "Runs of each measurement (the minimum counts).") var `repeat` = 3
     @Option(help: "Clock drift of the loudspeaker in the scenario (ppm), so drift compensation engages.")
     var driftPpm = 0.0
+    @Option(
+        help: "Soft clipping of the loudspeaker in the scenario, tanh(d·x)/d (0: linear), so the speaker curve engages."
+    )
+    var speakerDrive = 0.0
     @Option(help: "Measure the recorder instead: channels to record in real time (e.g. 2 or 8).")
     var recorderChannels: Int?
     @Option(help: "Measure the streamer instead: icecast://USER:PASS@HOST:PORT/MOUNT to stream --stream-input to.")
@@ -70,20 +76,24 @@ struct Bench: ParsableCommand {
             return
         }
         let configuration = try PresetLibrary.standard().load(preset).configuration
-        let audio = Scenario(rate: rate, seconds: seconds, driftPPM: driftPpm)
+        let audio = Scenario(rate: rate, seconds: seconds, driftPPM: driftPpm, speakerDrive: speakerDrive)
         print(
             "voicerack-bench: preset \(preset), \(seconds) s at \(rate) Hz, min of \(self.repeat) runs, thread CPU time"
         )
         print(
             "block  frame  full chain s  bare speexdsp s  ratio  full ×RT  mean load  worst load  post-filter share"
-                + "  drift share")
+                + "  drift share  curve share")
         if driftPpm != 0 { print("loudspeaker clock drift: \(driftPpm) ppm") }
+        if speakerDrive != 0 { print("loudspeaker soft clipping: tanh(\(speakerDrive)·x)/\(speakerDrive)") }
         // The same chain without the residual echo post-filter: the difference is its own cost.
         var withoutPostFilter = configuration
         withoutPostFilter.residualSuppression = 0
         withoutPostFilter.coherenceSuppression = 0
+        withoutPostFilter.clippingCoherenceSuppression = 0
         var withoutDrift = configuration
         withoutDrift.driftCompensation = false
+        var withoutCurve = configuration
+        withoutCurve.speakerCurve = false
         for block in blocks.split(separator: ",").compactMap({ Int($0) }) {
             if ratioOnly {
                 try printRatioOnly(configuration, audio, block: block)
@@ -93,12 +103,15 @@ struct Bench: ParsableCommand {
             var bare = Double.infinity
             var noPostFilter = Double.infinity
             var noDrift = Double.infinity
+            var noCurve = Double.infinity
             var following = false
+            var curveApplied = false
             for _ in 0..<self.repeat {
                 let engine = try VoiceEngine(
                     configuration: configuration, sampleRate: rate, blockSize: block)
                 full = min(full, runFullChain(engine, audio, block: block))
                 following = engine.health().driftCompensation == .following
+                curveApplied = engine.health().speakerDrive > 0
                 bare = min(bare, runBareSpeex(engine.speexSettings, audio))
                 let plain = try VoiceEngine(
                     configuration: withoutPostFilter, sampleRate: rate, blockSize: block)
@@ -109,7 +122,12 @@ struct Bench: ParsableCommand {
                 let t1 = threadCPUTime()
                 renderAll(steady, audio, block: block) { _ in }
                 noDrift = min(noDrift, threadCPUTime() - t1)
+                let linear = try VoiceEngine(configuration: withoutCurve, sampleRate: rate, blockSize: block)
+                let t2 = threadCPUTime()
+                renderAll(linear, audio, block: block) { _ in }
+                noCurve = min(noCurve, threadCPUTime() - t2)
             }
+            let curveShare = configuration.speakerCurve ? max(0, full.total - noCurve) / full.total : 0
             let driftShare = configuration.driftCompensation ? max(0, full.total - noDrift) / full.total : 0
             let share =
                 configuration.residualSuppression > 0 || configuration.coherenceSuppression > 0
@@ -117,14 +135,15 @@ struct Bench: ParsableCommand {
             let period = Double(block) / Double(rate)
             print(
                 String(
-                    format: "%5d  %5d  %12.3f  %15.3f  %5.3f  %8.0f  %8.2f%%  %9.2f%%  %16.1f%%  %10.1f%%",
+                    format: "%5d  %5d  %12.3f  %15.3f  %5.3f  %8.0f  %8.2f%%  %9.2f%%  %16.1f%%  %10.1f%%  %10.1f%%",
                     block,
                     FramePlan(
                         blockSize: block, sampleRate: rate, frameMilliseconds: configuration.frameMilliseconds
                     ).frameSize,
                     full.total, bare, full.total / bare, Double(seconds) / full.total,
                     100 * full.total / Double(audio.blocks(block)) / period, 100 * full.worst / period,
-                    100 * share, 100 * driftShare) + (following ? "  (drift followed)" : ""))
+                    100 * share, 100 * driftShare, 100 * curveShare) + (following ? "  (drift followed)" : "")
+                    + (curveApplied ? "  (curve applied)" : ""))
         }
     }
 
@@ -216,13 +235,14 @@ struct Scenario {
     let mic16: [Int16]
     let far16: [Int16]
 
-    init(rate: Int, seconds: Int, driftPPM: Double) {
+    init(rate: Int, seconds: Int, driftPPM: Double, speakerDrive: Double = 0) {
         let n = rate * seconds
         far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 1)
+        let played = speakerDrive > 0 ? far.map { Float(tanh(Double($0) * speakerDrive) / speakerDrive) } : far
         let room = Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.06, tail: 0.1, gain: 0.5, seed: 2)
         let near = Signals.delayed(
             Signals.speechLike(count: n, sampleRate: rate, rms: 0.04, seed: 3), by: n / 3)
-        var echo = Signals.convolve(far, room)
+        var echo = Signals.convolve(played, room)
         if driftPPM != 0 {
             // The echo read at n × (1 + drift), linearly interpolated: its delay drifts.
             let still = echo

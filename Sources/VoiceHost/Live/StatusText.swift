@@ -28,6 +28,7 @@ enum StatusText {
         if h.driftCompensation != .off || (h.clockDriftPPM.isFinite && abs(h.clockDriftPPM) >= 20) {
             parts.append("drift " + HealthText.drift(h.clockDriftPPM, h.driftCompensation))
         }
+        if h.speakerDrive > 0 { parts.append("speaker clips (modelled)") }
         if d.cycle.overruns > 0 { parts.append("over \(d.cycle.overruns) (by its work \(d.cycle.workOverruns))") }
         if s.voiceMuted { parts.append(s.talkingWhileMuted ? "VOICE MUTED (you are talking)" : "VOICE MUTED") }
         if h.monitorMuted { parts.append("MONITOR MUTED (howl \(HealthText.frequency(h.feedbackFrequency)))") }
