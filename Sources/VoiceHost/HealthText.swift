@@ -45,9 +45,10 @@ public enum HealthText {
 
     /// The loudspeaker's modelled soft clipping in plain words: the level from which its peaks
     /// are compressed by 1 dB or more, and the curve ("clips: peaks above -18 dBFS lose 1 dB or
-    /// more (modelled as tanh(5.0·x)/5.0)"), or "linear" for a drive of 0.
+    /// more (modelled as tanh(5.0·x)/5.0)"), or "no clipping modelled" for a drive of 0 (a linear
+    /// speaker, or the curve off: `speaker_curve = false`, a stereo reference).
     public static func speaker(drive: Float) -> String {
-        guard drive > 0, drive.isFinite else { return "linear (no clipping modelled)" }
+        guard drive > 0, drive.isFinite else { return "no clipping modelled" }
         // tanh(u)/u = −1 dB at u ≈ 0.615, so the peak level is 0.615 / a.
         let onset = Decibels.fromAmplitude(0.615 / drive)
         return String(
