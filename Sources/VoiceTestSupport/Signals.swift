@@ -84,6 +84,12 @@ public enum Signals {
         return [Float](repeating: 0, count: min(samples, x.count)) + x.prefix(max(0, x.count - samples))
     }
 
+    /// `x` through a loudspeaker that soft-clips as tanh(`drive`·x)/`drive` (unit gain for small
+    /// signals); a drive of 0 is linear.
+    public static func softClipped(_ x: [Float], drive: Double) -> [Float] {
+        drive > 0 ? x.map { Float(tanh(Double($0) * drive) / drive) } : x
+    }
+
     /// `x` scaled to RMS `rms`.
     public static func normalised(_ x: [Float], rms: Float) -> [Float] {
         let r = Measure.rms(x)

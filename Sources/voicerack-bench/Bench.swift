@@ -238,7 +238,7 @@ struct Scenario {
     init(rate: Int, seconds: Int, driftPPM: Double, speakerDrive: Double = 0) {
         let n = rate * seconds
         far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 1)
-        let played = speakerDrive > 0 ? far.map { Float(tanh(Double($0) * speakerDrive) / speakerDrive) } : far
+        let played = Signals.softClipped(far, drive: speakerDrive)
         let room = Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.06, tail: 0.1, gain: 0.5, seed: 2)
         let near = Signals.delayed(
             Signals.speechLike(count: n, sampleRate: rate, rms: 0.04, seed: 3), by: n / 3)

@@ -7,7 +7,7 @@ import VoiceRT
 import VoiceTestSupport
 
 /// The speaker curve inside RealtimeSanitizer's real-time region: the filter looks (speexdsp's
-/// impulse response) and the choice of taps, the learning steps, the curve engaging (`tanhf` on
+/// impulse response) and the choice of taps, the learning steps, the curve engaging (a rational tanh on
 /// every reference sample from then on) and the clipping coherence drive it switches on.
 @Suite("Real-time safety: speaker curve", .serialized)
 struct SpeakerCurveRealtimeTests {
@@ -21,7 +21,7 @@ struct SpeakerCurveRealtimeTests {
         let n = rate * 14
         let far = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 91)
         // A loudspeaker soft-clipping as tanh(5x)/5, in a small room.
-        let played = far.map { Float(tanh(Double($0) * 5) / 5) }
+        let played = Signals.softClipped(far, drive: 5)
         let room = Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.04, tail: 0.06, gain: 0.5, seed: 92)
         let mic = Signals.mix(
             Signals.convolve(played, room), Signals.whiteNoise(count: n, rms: 0.0003, seed: 93))

@@ -14,7 +14,7 @@ struct SpeakerCurveTests {
     static func scenario(rate: Int, drive: Double, seconds: Int = 20) -> (reference: [Float], mic: [Float]) {
         let n = rate * seconds
         let reference = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 81)
-        let played = drive > 0 ? reference.map { Float(tanh(Double($0) * drive) / drive) } : reference
+        let played = Signals.softClipped(reference, drive: drive)
         let room = Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.04, tail: 0.06, gain: 0.5, seed: 82)
         let noise = Signals.whiteNoise(count: n, rms: 0.0003, seed: 83)
         return (reference, Signals.mix(Signals.convolve(played, room), noise))
