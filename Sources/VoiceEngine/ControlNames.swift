@@ -22,6 +22,8 @@ public enum ControlNames {
     public static let coherenceSuppression = "preprocessor.coherence_suppression"
     /// The coherence exponent while a clipping loudspeaker is modelled (`SpeakerCurve`).
     public static let clippingCoherenceSuppression = "preprocessor.clipping_coherence_suppression"
+    /// The leftover-echo gain's exponent (`LeftoverEcho`).
+    public static let leftoverEchoSuppression = "preprocessor.leftover_echo_suppression"
     /// The residual echo gate (`preprocessor.residual_echo_gate_db`) as a linear gain.
     public static let residualEchoGate = "preprocessor.residual_echo_gate_gain"
     /// The ducking depth as a linear gain.

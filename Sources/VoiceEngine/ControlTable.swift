@@ -27,6 +27,8 @@ struct ControlTable {
         case coherenceSuppression
         /// The coherence exponent while a clipping loudspeaker is modelled.
         case clippingCoherenceSuppression
+        /// The leftover-echo gain's exponent.
+        case leftoverEchoSuppression
         /// The residual echo gate's linear gain.
         case residualEchoGate
         /// A chain slot's parameter: a built-in unit's descriptor index, or a plugin's port index.
@@ -91,6 +93,7 @@ struct ControlTable {
             (ControlNames.residualSuppression, .residualSuppression),
             (ControlNames.coherenceSuppression, .coherenceSuppression),
             (ControlNames.clippingCoherenceSuppression, .clippingCoherenceSuppression),
+            (ControlNames.leftoverEchoSuppression, .leftoverEchoSuppression),
             (ControlNames.residualEchoGate, .residualEchoGate),
         ]
         for (slot, unit) in chain.enumerated() {

@@ -62,6 +62,10 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// The coherence gain's exponent while `SpeakerCurve` models a loudspeaker that clips (the
     /// larger of it and `coherenceSuppression` is used); 0 = no change.
     public var clippingCoherenceSuppression: Float = 0
+    /// Exponent of the post-filter's leftover-echo gain (`LeftoverEcho`): how hard it takes the
+    /// canceller's output where the reference still explains it (an echo path that just changed);
+    /// 0 = off.
+    public var leftoverEchoSuppression: Float = 0
 
     // Leveller (AGC)
     public var leveller = false

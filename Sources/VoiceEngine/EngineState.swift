@@ -181,7 +181,8 @@ public struct EngineState: ~Copyable {
         residualGateGain = c.echoCancellation ? Decibels.amplitude(c.residualEchoGateDB) : 1
         postFilter = ResidualEchoSuppressor(
             strength: c.echoCancellation ? c.residualSuppression : 0,
-            coherenceDrive: c.echoCancellation ? c.coherenceSuppression : 0, frameSize: plan.frameSize,
+            coherenceDrive: c.echoCancellation ? c.coherenceSuppression : 0,
+            leftoverExponent: c.echoCancellation ? c.leftoverEchoSuppression : 0, frameSize: plan.frameSize,
             sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
 
         coherenceDrive = c.echoCancellation ? c.coherenceSuppression : 0

@@ -23,6 +23,8 @@ extension EngineState {
             referenceRightFIFO.pop(into: b.frameReferenceRight, f)
             referencePower = 0.5 * (referencePower + SampleConversion.power(b.frameReferenceRight, f))
             _ = SampleConversion.toInt16(b.frameReferenceRight, b.reference16 + 1, f, stride: 2)
+            // From here on the left frame holds the mono mix, for the post-filter's leftover fit.
+            for i in 0..<f { b.frameReferenceLeft[i] = 0.5 * (b.frameReferenceLeft[i] + b.frameReferenceRight[i]) }
         }
         let micPower = SampleConversion.power(b.mic16, f)
 
@@ -31,7 +33,7 @@ extension EngineState {
             processor.cancel(mic: b.mic16, reference: b.reference16, output: b.output16)
             if followsDrift { followDrift(referenceActive: referencePower >= detector.farSilence) }
             cancelledPower = SampleConversion.power(b.output16, f)
-            postFilter.analyse(mic: b.mic16, output: b.output16)
+            postFilter.analyse(mic: b.mic16, output: b.output16, reference: b.frameReferenceLeft)
             speakerCurve.learn(
                 mic: b.mic16, output: b.output16, micPower: micPower, cancelledPower: cancelledPower,
                 farActive: referencePower >= detector.farSilence)
@@ -51,6 +53,7 @@ extension EngineState {
             vad: vad, micPower: micPower, cancelledPower: cancelledPower, referencePower: referencePower)
         // Residual echo beyond the linear filter (see ResidualEchoSuppressor); no double-talk
         // decision gates it: the near end masks the modelled residual band by band.
+        postFilter.observe(micPower: micPower, referencePower: referencePower)
         postFilter.update(echoPossible: farRecent)
         postFilter.apply(b.frameOutput)
         if levellerEnabled {

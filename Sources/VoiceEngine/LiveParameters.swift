@@ -45,6 +45,7 @@ extension EngineConfiguration {
             follow(\.residualSuppression, ControlNames.residualSuppression)
             follow(\.coherenceSuppression, ControlNames.coherenceSuppression)
             follow(\.clippingCoherenceSuppression, ControlNames.clippingCoherenceSuppression)
+            follow(\.leftoverEchoSuppression, ControlNames.leftoverEchoSuppression)
             if residualEchoGateDB != new.residualEchoGateDB {
                 reached.residualEchoGateDB = new.residualEchoGateDB
                 messages.append(
@@ -56,6 +57,7 @@ extension EngineConfiguration {
             reached.residualSuppression = new.residualSuppression
             reached.coherenceSuppression = new.coherenceSuppression
             reached.clippingCoherenceSuppression = new.clippingCoherenceSuppression
+            reached.leftoverEchoSuppression = new.leftoverEchoSuppression
             reached.residualEchoGateDB = new.residualEchoGateDB
         }
         for kind in EffectKind.allCases where effectValues[kind.index] != new.effectValues[kind.index] {

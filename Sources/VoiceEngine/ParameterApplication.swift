@@ -46,6 +46,8 @@ extension EngineState {
         case .clippingCoherenceSuppression:
             clippingCoherenceDrive = value
             applyCoherenceDrive()
+        case .leftoverEchoSuppression:
+            postFilter.setLeftoverExponent(value)
         case .residualEchoGate:
             // A gain in 0...1 (the key's −30...0 dB); NaN leaves the gate open.
             residualGateGain = value >= 0 ? min(value, 1) : 1

@@ -90,6 +90,7 @@ struct Bench: ParsableCommand {
         withoutPostFilter.residualSuppression = 0
         withoutPostFilter.coherenceSuppression = 0
         withoutPostFilter.clippingCoherenceSuppression = 0
+        withoutPostFilter.leftoverEchoSuppression = 0
         var withoutDrift = configuration
         withoutDrift.driftCompensation = false
         var withoutCurve = configuration
@@ -131,6 +132,7 @@ struct Bench: ParsableCommand {
             let driftShare = configuration.driftCompensation ? max(0, full.total - noDrift) / full.total : 0
             let share =
                 configuration.residualSuppression > 0 || configuration.coherenceSuppression > 0
+                    || configuration.leftoverEchoSuppression > 0
                 ? max(0, full.total - noPostFilter) / full.total : 0
             let period = Double(block) / Double(rate)
             print(

@@ -55,8 +55,8 @@ struct Run: ParsableCommand {
             and applies every changed key that can change while running, gliding without clicks: \
             input/output gain, agc levels, every effect unit's parameters (LV2 units' controls \
             too), monitor levels and pan, ducking depth, monitor.feedback_guard, the residual echo \
-            post-filter's preprocessor.residual_suppression, coherence_suppression and \
-            clipping_coherence_suppression, and \
+            post-filter's preprocessor.residual_suppression, coherence_suppression, \
+            clipping_coherence_suppression and leftover_echo_suppression, and \
             residual_echo_gate_db (so load echo-cancel-strong from echo-cancel needs no \
             restart). A different chain \
             (chain.order, LV2 plugins or their states) is built off the process thread and swapped \

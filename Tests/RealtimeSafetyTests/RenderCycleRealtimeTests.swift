@@ -65,8 +65,10 @@ struct RenderCycleRealtimeTests {
             configuration.ducking = true
         }
         if preset.hasPrefix("echo-cancel") {
-            // The residual echo post-filter runs in these cycles, its coherence gain included.
+            // The residual echo post-filter runs in these cycles, its coherence and leftover-echo
+            // gains included (the echo path jumps at 4.5 s: the leftover fit has echo to find).
             #expect(configuration.residualSuppression > 0 && configuration.coherenceSuppression > 0)
+            #expect(configuration.leftoverEchoSuppression > 0)
         }
         let rate = 48_000
         let rig = try CycleRig(
@@ -92,20 +94,21 @@ struct RenderCycleRealtimeTests {
             // The post-filter's strengths and the residual echo gate by message: stronger, off
             // (the post-filter's gain rising back to 1 while it still runs), the preset's own.
             if start / block % 100 == 25 && configuration.echoCancellation {
-                // (tail model, coherence exponent, gate's linear gain)
+                // (tail model, coherence exponent, gate's linear gain, leftover exponent)
                 let step = [
-                    (Float(1), Float(0.5), Float(0.25)), (0, 0, 1),
+                    (Float(1), Float(0.5), Float(0.25), Float(3)), (0, 0, 1, 0),
                     (
                         configuration.residualSuppression, configuration.coherenceSuppression,
-                        Decibels.amplitude(configuration.residualEchoGateDB)
+                        Decibels.amplitude(configuration.residualEchoGateDB), configuration.leftoverEchoSuppression
                     ),
                 ][start / block / 100 % 3]
                 let messages = [
                     ControlMessage(ControlNames.residualSuppression, step.0),
                     ControlMessage(ControlNames.coherenceSuppression, step.1),
                     ControlMessage(ControlNames.residualEchoGate, step.2),
+                    ControlMessage(ControlNames.leftoverEchoSuppression, step.3),
                 ]
-                #expect(rig.host.post(messages) == 3)
+                #expect(rig.host.post(messages) == 4)
             }
         }
         #expect(rig.framesLost == 0)

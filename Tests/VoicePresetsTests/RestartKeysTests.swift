@@ -19,7 +19,7 @@ struct RestartKeysTests {
         for key in [
             "output.gain_db", "input.gain_db", "monitor.master_db", "backing.level_db", "compressor.threshold_dbfs",
             "preprocessor.residual_suppression", "preprocessor.coherence_suppression",
-            "preprocessor.clipping_coherence_suppression",
+            "preprocessor.clipping_coherence_suppression", "preprocessor.leftover_echo_suppression",
             "preprocessor.residual_echo_gate_db",
         ] {
             #expect(!restart.contains(key), "\(key)")

@@ -36,6 +36,8 @@ import VoiceEngine
         #expect(c.residualEchoGateDB == -1.5)
         #expect(c.residualSuppression == 0.3)
         #expect(c.coherenceSuppression == 0.2)
+        #expect(c.clippingCoherenceSuppression == 0.3)
+        #expect(c.leftoverEchoSuppression == 1.5)
         #expect(c.levellerTargetDBFS == -20)
         #expect(c.levellerMaxGainDB == 12)
         #expect(c.levellerSpeedDBPerSecond == 6)
