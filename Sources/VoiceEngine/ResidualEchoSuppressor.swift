@@ -28,8 +28,8 @@ import VoiceRT
 /// A third, optional estimate scales that cap: the leftover-echo gain (`LeftoverEcho`), from how
 /// much of the error the reference's last frames explain, fitted without the canceller's model.
 /// Both estimates above trust the canceller's echo estimate; this one catches what a canceller
-/// still re-learning a changed echo path leaves (path change 30.1 → 35.4 dB on the yardstick, its
-/// first second 9.7 → 23.1 dB at 48 kHz). Its reference spectra take half an FFT per frame.
+/// still re-learning a changed echo path leaves (path change 30.1 → 35.0 dB on the yardstick, its
+/// first second 9.7 → 22.9 dB at 48 kHz). Its reference spectra take half an FFT per frame.
 ///
 /// Analysis runs on the canceller's frame (error and echo estimate share one complex FFT); the
 /// gain is applied to the preprocessor's output. The preprocessor delays its output by exactly
@@ -183,10 +183,10 @@ struct ResidualEchoSuppressor: ~Copyable {
         leftover.deallocate()
     }
 
-    /// True when the post-filter runs: its tail model or its coherence gain is set, or both were
-    /// just switched off and its gain is still rising back to 1.
+    /// True when the post-filter runs: its tail model, coherence gain or leftover-echo gain is
+    /// set, or all were just switched off and its gain is still rising back to 1.
     private(set) var isOn: Bool
-    /// True when the tail model or the coherence gain is set.
+    /// True when the tail model, the coherence gain or the leftover-echo gain is set.
     private var isSet: Bool
 
     /// Sets the tail model's strength (clamped to 0...`strongest`; 0 or NaN switches it off).

@@ -153,11 +153,11 @@ enum PresetSchema {
             zero: "off"),
         .number(
             "preprocessor", "clipping_coherence_suppression", \.clippingCoherenceSuppression, 0...1, "",
-            "coherence_suppression while the canceller models a loudspeaker that clips (echo_canceller.speaker_curve), where echo is left that no model removes; the larger of the two is used. echo-cancel's 0.3 (with leftover_echo_suppression 1.5): nonlinear speaker 33.0 dB ERLE against 31.0 at 0.2, at the same double-talk PESQ.",
+            "coherence_suppression while the canceller models a loudspeaker that clips (echo_canceller.speaker_curve), where echo is left that no model removes; the larger of the two is used. echo-cancel's 0.3 (with leftover_echo_suppression 1.5): nonlinear speaker 32.3 dB ERLE against 31.0 at 0.2, at the same double-talk PESQ.",
             zero: "no change"),
         .number(
             "preprocessor", "leftover_echo_suppression", \.leftoverEchoSuppression, 0...4, "",
-            "Residual echo gain from how much of the canceller's output the far end's last 64 ms still explain (fitted bin by bin, without the canceller's model), raised to this power: catches the echo a moved speaker or mic leaves while the canceller re-learns the room. echo-cancel's 1.5: path change 30.1 -> 35.4 dB ERLE, its first second 9.7 -> 23.1 (48 kHz), at -0.02 double-talk PESQ.",
+            "Residual echo gain from how much of the canceller's output the far end's last 64 ms still explain (fitted bin by bin, without the canceller's model), raised to this power: catches the echo a moved speaker or mic leaves while the canceller re-learns the room. echo-cancel's 1.5: path change 30.1 -> 35.0 dB ERLE, its first second 9.7 -> 22.9 (48 kHz), at -0.01 double-talk PESQ.",
             zero: "off"),
         .number(
             "preprocessor", "residual_echo_gate_db", \.residualEchoGateDB, -30...0, "dB",
