@@ -77,10 +77,9 @@ struct LeftoverEcho {
     private var frame = 0
     private var share: Float = 0
     /// Onset detection: the held reference power, the mic-over-reference average, frames open.
-    private var heldReference: Float = 0
+    private var heldReference: HeldReferenceLevel
     private var pathGain: Float = 0
     private var openLeft = 0
-    private let referenceDecay: Float
     private let pathWeight: Float
 
     /// The power gain for the last frame observed: (1 − L')^(2·exponent), or 1.
@@ -97,8 +96,7 @@ struct LeftoverEcho {
         let frameSeconds = Float(frameSize) / Float(sampleRate)
         weight = 1 - exp(-frameSeconds / Self.timeConstant)
         pathWeight = 1 - exp(-frameSeconds / 0.2)
-        // The reference's level held with a 20 dB / 0.3 s decay: its echo rings that long.
-        referenceDecay = pow(10, -2 * frameSeconds / 0.3)
+        heldReference = HeldReferenceLevel(frameSize: frameSize, sampleRate: sampleRate)
         func vectors(_ count: Int) -> UnsafeMutablePointer<SIMD8<Float>> {
             let p = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: count)
             p.initialize(repeating: .zero, count: count)
@@ -198,8 +196,7 @@ struct LeftoverEcho {
     /// - Realtime: safe.
     @_noLocks
     mutating func observe(micPower: Float, referencePower: Float) {
-        heldReference = max(referencePower, heldReference * referenceDecay)
-        let gain = micPower / max(heldReference, 1e-10)
+        let gain = micPower / max(heldReference.update(referencePower), 1e-10)
         if pathGain > 0 && gain > onsetRatio * pathGain {
             openLeft = openFrames
             for i in 0..<(2 * bins) { cross[i] *= onsetForget }

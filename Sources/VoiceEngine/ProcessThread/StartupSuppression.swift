@@ -25,8 +25,6 @@ struct StartupSuppression {
     let doneRatio: Float = 16
     /// Weight of a frame in the ~0.2 s averages.
     let weight: Float
-    /// Per-frame decay of the held reference level (20 dB in 0.3 s).
-    let decay: Float
     /// Mic power over the held reference power above which the near end is taken to talk (6 dB).
     let nearEndRatio: Float = 4
     /// Far-end level below which nothing plays (mean square, as `NearEndDetector.farSilence`).
@@ -36,7 +34,8 @@ struct StartupSuppression {
     /// Seconds of far-end activity in that budget.
     static let budgetSeconds: Float = 3
     private var farFrames = 0
-    private var heldReference: Float = 0
+    /// The reference's level, held while its echo rings.
+    private var heldReference: HeldReferenceLevel
     private var mic: Float = 0
     private var cancelled: Float = 0
     /// Still converging for the first time.
@@ -44,8 +43,7 @@ struct StartupSuppression {
 
     init(frameSize: Int, sampleRate: Int, enabled: Bool) {
         weight = min(1, Float(frameSize) / (0.2 * Float(sampleRate)))
-        let db = -20 * Float(frameSize) / (0.3 * Float(sampleRate))
-        decay = Decibels.amplitude(db) * Decibels.amplitude(db)  // a power ratio
+        heldReference = HeldReferenceLevel(frameSize: frameSize, sampleRate: sampleRate)
         budgetFrames = Int(Self.budgetSeconds * Float(sampleRate) / Float(frameSize))
         active = enabled
     }
@@ -55,8 +53,8 @@ struct StartupSuppression {
     @_noLocks
     mutating func update(micPower: Float, cancelledPower: Float, referencePower: Float) -> Float {
         guard active else { return 1 }
-        heldReference = max(referencePower, heldReference * decay)
-        guard heldReference >= farSilence else { return 1 }
+        let held = heldReference.update(referencePower)
+        guard held >= farSilence else { return 1 }
         farFrames += 1
         if farFrames > budgetFrames {
             active = false
@@ -68,6 +66,6 @@ struct StartupSuppression {
             active = false
             return 1
         }
-        return micPower <= nearEndRatio * heldReference ? gain : 1
+        return micPower <= nearEndRatio * held ? gain : 1
     }
 }
