@@ -60,7 +60,7 @@ extension PresetLibrary {
     }
 
     /// The first `presets/` directory containing `echo-cancel.toml` at or above `directory`.
-    private static func shippedPresetsAbove(_ directory: URL) -> String? {
+    static func shippedPresetsAbove(_ directory: URL) -> String? {
         var current = directory.standardized
         while true {
             let candidate = current.appendingPathComponent("presets")

@@ -22,9 +22,17 @@ extension LiveClientTests {
     }
 
     /// Runs voicerack with `preset`, plays `mic` and `far` through the peer, and returns the
-    /// channels of the listened ports, each as long as the inputs plus the peer's tail. Plays
-    /// again (3 attempts in all) while a run had xruns: a lost cycle shifts everything after it,
-    /// and a busy moment on a shared machine must not decide a sample-exact comparison.
+    /// channels of the listened ports, each as long as the inputs plus the peer's tail.
+    ///
+    /// One run, whatever xruns the server counts. `JACKServer` runs jackd synchronously, so a
+    /// late cycle is late but whole: what the peer played reaches voicerack in the same cycle.
+    /// Runs with 1 and 4 xruns (the dummy driver's timer waking late, two busy loops beside the
+    /// tests) passed every sample-exact check below. A cycle the graph did not complete would
+    /// break those checks, so that is asked here. voicerack answers for its own work: no
+    /// callback may take more CPU time than the period. Earlier, three attempts each had to be
+    /// free of xruns; in CI they had 2, 1 and 1, none of them by voicerack's work (a debug
+    /// build's busiest cycle takes about two thirds of a 256-sample period, and two cores carry
+    /// jackd, the peer and the other tests).
     func playThrough(
         on server: JACKServer, preset: String, mic: [Float], far: [Float], listen: [String], in folder: TemporaryFolder
     ) throws -> [[Float]] {
@@ -32,30 +40,26 @@ extension LiveClientTests {
         try EchoScenarioFiles.write(far, to: folder.file("far.wav"))
         let binary = try #require(TestPeer.executable, "voicerack-testpeer was not built next to voicerack")
         let out = folder.file("out.wav")
-        var xruns = 0
-        // A fresh voicerack for every attempt: one that already heard the scenario has a
-        // converged canceller and a talker's noise floor, and ducked during the far end alone
-        // on the second attempt (83% of those samples undisturbed instead of all).
-        for attempt in 1...3 {
-            let (voicerack, _) = try launchRecordingClient(on: server, preset: preset, [])
-            defer { voicerack.stop(SIGKILL) }
-            let peer = try ChildProcess(
-                binary,
-                [
-                    "--server", server.name, "--target", Self.monitorClient, "--mic", folder.file("mic.wav"),
-                    "--ref", folder.file("far.wav"), "--out", out, "--tail", "0.5", "--timeout", "90",
-                    "--listen", listen.joined(separator: ","),
-                ],
-                environment: Tools.environment)
-            defer { peer.stop(SIGKILL) }
-            let report = try #require(TestPeer.finish(peer))
-            xruns = TestPeer.xruns(report) ?? 0
-            voicerack.send(SIGINT)
-            #expect(voicerack.waitForExit(timeout: 20) == 0, "voicerack:\n\(voicerack.output)")
-            guard xruns > 0 else { break }
-            print("live monitor/ducking: attempt \(attempt) had \(xruns) xruns")
-        }
-        #expect(xruns == 0, "every attempt had xruns")
+        let (voicerack, _) = try launchRecordingClient(on: server, preset: preset, [])
+        defer { voicerack.stop(SIGKILL) }
+        let peer = try ChildProcess(
+            binary,
+            [
+                "--server", server.name, "--target", Self.monitorClient, "--mic", folder.file("mic.wav"),
+                "--ref", folder.file("far.wav"), "--out", out, "--tail", "0.5", "--timeout", "90",
+                "--listen", listen.joined(separator: ","),
+            ],
+            environment: Tools.environment)
+        defer { peer.stop(SIGKILL) }
+        let report = try #require(TestPeer.finish(peer))
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 20) == 0, "voicerack:\n\(voicerack.output)")
+        let figures = Self.summaryFigures(voicerack.output)
+        print(
+            "live monitor/ducking: \(TestPeer.xruns(report) ?? -1) xruns; voicerack's worst callback \(figures.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period, \(figures.workOverruns.map(String.init) ?? "?") over it by its own work"
+        )
+        #expect(figures.workOverruns == 0, "voicerack's own work overran the period:\n\(voicerack.output)")
+        #expect(server.incompleteCycles == 0, "jackd did not complete every cycle:\n\(server.jackd.output)")
         return try AudioFileContents.read(out).channels
     }
 
@@ -124,21 +128,15 @@ extension LiveClientTests {
             attack_ms = 50
             release_ms = 500
             """, in: folder)
-        let n = Self.rate * 10
-        let talkStart = Self.rate * 5
-        let far = Signals.speechLike(count: n, sampleRate: Self.rate, rms: 0.1, seed: 63)
-        // The room: the echo arrives 30 ms and 42 ms later. The near end talks from 5 s on, over
-        // -60 dBFS of room noise (the double-talk detector needs a floor).
-        let echo = Signals.convolve(far, [(offset: 1440, gain: 0.3), (offset: 2016, gain: 0.1)])
-        let talker =
-            [Float](repeating: 0, count: talkStart) + Signals.whiteNoise(count: n - talkStart, rms: 0.1, seed: 64)
-        let mic = Signals.mix(talker, echo, Signals.whiteNoise(count: n, rms: 0.001, seed: 65))
+        let scenario = DuckingScenario()
+        let (n, talkStart, far) = (DuckingScenario.length, DuckingScenario.talkStart, scenario.far)
         let out = try playThrough(
-            on: server, preset: preset, mic: mic, far: far, listen: ["speaker_out_L", "speaker_out_R"], in: folder)
+            on: server, preset: preset, mic: scenario.mic, far: far, listen: ["speaker_out_L", "speaker_out_R"],
+            in: folder)
         let loop = 256
         // Gain applied to each far sample (speaker = far × gain, one JACK period later).
-        let gains = (0..<n).map { far[$0] == 0 ? Float(1) : out[0][$0 + loop] / far[$0] }
-        let right = (0..<n).map { far[$0] == 0 ? Float(1) : out[1][$0 + loop] / far[$0] }
+        let gains = scenario.gains(of: out[0], lag: loop)
+        let right = scenario.gains(of: out[1], lag: loop)
         #expect(zip(gains, right).allSatisfy { abs($0 - $1) < 1e-4 }, "both speakers are ducked alike")
 
         let alone = gains[(Self.rate * 2)..<talkStart]
@@ -156,8 +154,9 @@ extension LiveClientTests {
             "live ducking: starts \(Double(firstBelowOne - talkStart) / 48) ms after the talker, reaches -12 dB in \(Double(reached - firstBelowOne) / 48) ms"
         )
         #expect(abs((reached - firstBelowOne) - 2400) < 64, "took \(reached - firstBelowOne) samples")
+        // 131 or 136 ms offline, whatever the start offset (EchoCancelDuckingTests).
         #expect(
-            firstBelowOne - talkStart < Self.rate / 2,
+            firstBelowOne - talkStart < Self.rate / 5,
             "ducking began \(firstBelowOne - talkStart) samples after the talker")
     }
 }
