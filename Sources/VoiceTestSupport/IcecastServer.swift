@@ -7,6 +7,13 @@ import Foundation
 public final class IcecastServer {
     public static let executable = "/usr/bin/icecast2"
     public static var available: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+    /// Seconds icecast waits for a silent source before it drops the mount and its listeners
+    /// (`source-timeout`): how late a listener can end after a source that closed its connection
+    /// while icecast did not see it go.
+    public static let sourceTimeout = 10
+    /// Seconds a test waits for a listener to end once the source left: the source timeout and
+    /// 10 s for a machine whose cores the tests' real-time JACK threads hold.
+    public static var listenerEndBound: Double { Double(sourceTimeout + 10) }
 
     public let folder: TemporaryFolder
     public let port: Int
@@ -31,7 +38,7 @@ public final class IcecastServer {
             ? "<changeowner><user>nobody</user><group>nogroup</group></changeowner>" : ""
         return """
             <icecast>
-              <limits><sources>4</sources><source-timeout>10</source-timeout>
+              <limits><sources>4</sources><source-timeout>\(Self.sourceTimeout)</source-timeout>
                 <burst-on-connect>0</burst-on-connect><burst-size>0</burst-size></limits>
               <authentication><source-password>\(sourcePassword)</source-password>
                 <admin-user>admin</admin-user><admin-password>\(adminPassword)</admin-password></authentication>

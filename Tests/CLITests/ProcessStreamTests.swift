@@ -52,7 +52,7 @@ struct ProcessStreamTests {
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(listener.waitUntilExit(timeout: 20), "ffmpeg did not end with the stream")
+        #expect(listener.waitUntilExit(timeout: IcecastServer.listenerEndBound), "ffmpeg did not end with the stream")
         #expect(stdout.contains("streamed voice to icecast://source@127.0.0.1:\(icecast.port)/test.ogg"), "\(stdout)")
         #expect(stdout.contains("lost 0.0 s"), "\(stdout)")
         #expect(!(stdout + stderr).contains(password), "the password appeared in the output")

@@ -48,7 +48,7 @@ extension LiveClientTests {
         #expect(poll(timeout: 20) { Self.fileSize(listener.output) >= 2 * 48_000 * 4 }, "ffmpeg heard too little")
         voicerack.send(streamSignal)
         #expect(poll(timeout: 15) { !icecast.hasSource("/preset.ogg") }, "the source stayed after the second signal")
-        #expect(listener.waitUntilExit(timeout: 15), "ffmpeg did not end with the stream")
+        #expect(listener.waitUntilExit(timeout: IcecastServer.listenerEndBound), "ffmpeg did not end with the stream")
         #expect(poll(timeout: 5) { voicerack.output.contains("SIGRTMIN+1: streamed voice to") }, "\(voicerack.output)")
         #expect(voicerack.isRunning, "voicerack stopped with the stream")
 
