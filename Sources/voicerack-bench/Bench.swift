@@ -15,6 +15,8 @@
 // reference; without, it only looks at the filter every 0.3 s. The speaker curve's share is
 // likewise with `speaker_curve = false`; with `--speaker-drive` the loudspeaker soft-clips, so the
 // curve engages (after a few seconds) and shapes the reference; without, it only learns.
+// With `--worst-block-runs N` it measures the worst block instead, each block's time being its
+// minimum over N runs, so that the machine's stalls drop out (see WorstBlock).
 // Build with `-c release` (scripts/bench.sh) for numbers that mean anything.
 
 import ArgumentParser
@@ -55,6 +57,12 @@ struct Bench: ParsableCommand {
     )
     var ratioOnly = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Measure the worst block instead: each block's time is its minimum over N runs (the machine's stalls taken out), and the worst of those is printed.",
+            valueName: "N"))
+    var worstBlockRuns: Int?
+
     @Option(help: "Measure LV2 hosting instead: plugin URIs (comma-separated), LV2Unit.process vs the bare run().")
     var lv2: String?
 
@@ -77,6 +85,21 @@ struct Bench: ParsableCommand {
         }
         let configuration = try PresetLibrary.standard().load(preset).configuration
         let audio = Scenario(rate: rate, seconds: seconds, driftPPM: driftPpm, speakerDrive: speakerDrive)
+        if let runs = worstBlockRuns {
+            print(
+                "voicerack-bench: preset \(preset), \(seconds) s at \(rate) Hz, wall time per block, each block's minimum over \(runs) runs"
+            )
+            print("block  worst block ms  % of period  at (s)  99.9th percentile")
+            for block in blocks.split(separator: ",").compactMap({ Int($0) }) {
+                let w = try WorstBlock.measure(self, configuration, audio, block: block, runs: runs)
+                let period = Double(block) / Double(rate)
+                print(
+                    String(
+                        format: "%5d  %14.3f  %10.1f%%  %6.3f  %16.1f%%", block, 1000 * w.worst, 100 * w.worst / period,
+                        Double(w.index * block) / Double(rate), 100 * w.percentile999 / period))
+            }
+            return
+        }
         print(
             "voicerack-bench: preset \(preset), \(seconds) s at \(rate) Hz, min of \(self.repeat) runs, thread CPU time"
         )
