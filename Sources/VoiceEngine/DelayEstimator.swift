@@ -119,13 +119,15 @@ public struct DelayEstimator: ~Copyable {
     }
 
     /// Feeds `frames` samples of mic and (undelayed, mono) reference and advances the analysis by
-    /// at most one FFT. Returns true when a new estimate was accepted.
+    /// at most one FFT; with `advance` false the analysis waits for a later call (the samples are
+    /// still taken). Returns true when a new estimate was accepted.
     /// - Realtime: safe.
     @_noLocks
     public mutating func process(
-        mic: UnsafePointer<Float>, reference: UnsafePointer<Float>, frames: Int
+        mic: UnsafePointer<Float>, reference: UnsafePointer<Float>, frames: Int, advance: Bool = true
     ) -> Bool {
         decimate(mic: mic, reference: reference, frames: frames)
+        guard advance else { return false }
         switch stage {
         case 1:
             fft.forward(packedRe, packedIm)

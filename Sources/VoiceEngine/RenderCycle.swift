@@ -24,7 +24,7 @@ extension EngineState {
         conditionInput(mic, n)
         mixReference(farLeft, farRight, n)
         let analysesBefore = estimator.analyses
-        trackDelay(n)
+        trackDelay(n, cancellerFramesDue: (micFIFO.count + n) / plan.frameSize)
         enqueue(n)
         var cancellerFrames = 0
         while micFIFO.count >= plan.frameSize {
@@ -117,11 +117,20 @@ extension EngineState {
 
     /// Feeds the delay estimator and moves the reference delay when the estimate moved further
     /// than the tolerance; the canceller is reset then, since its filter no longer fits.
+    ///
+    /// Where a canceller frame spans two or more blocks (blocks of 64 or 128 samples against
+    /// 384-sample frames), the estimator's analysis steps (an FFT each, the cycle's largest work
+    /// after a frame) wait for a cycle that runs no frame, so the two never add up in one cycle.
+    /// `cancellerFramesDue` is how many frames this cycle will run. At larger blocks every cycle
+    /// or every other one runs a frame, and the steps run as they come.
     @inline(__always) @_noLocks
-    mutating func trackDelay(_ n: Int) {
+    mutating func trackDelay(_ n: Int, cancellerFramesDue: Int) {
         guard tracksDelay else { return }
         applyDelaySeed()
-        let accepted = estimator.process(mic: buffers.mic, reference: buffers.referenceMono, frames: n)
+        let spread = 2 * plan.blockSize <= plan.frameSize
+        let accepted = estimator.process(
+            mic: buffers.mic, reference: buffers.referenceMono, frames: n,
+            advance: !spread || cancellerFramesDue == 0)
         var driftUpdated = false
         if estimator.peaks != driftPeaks {
             driftPeaks = estimator.peaks
