@@ -56,7 +56,7 @@ extension LiveClientTests {
         #expect(voicerack.waitForExit(timeout: 20) == 0, "voicerack:\n\(voicerack.output)")
         let figures = Self.summaryFigures(voicerack.output)
         print(
-            "live monitor/ducking: \(TestPeer.xruns(report) ?? -1) xruns; voicerack's worst callback \(figures.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period, \(figures.workOverruns.map(String.init) ?? "?") over it by its own work"
+            "live monitor/ducking: \(TestPeer.xruns(report) ?? -1) xruns; voicerack's worst callback \(figures.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period, most work \(figures.mostWork.map { String(format: "%.1f", $0) } ?? "?")%, \(figures.workOverruns.map(String.init) ?? "?") over it by its own work"
         )
         #expect(figures.workOverruns == 0, "voicerack's own work overran the period:\n\(voicerack.output)")
         #expect(server.incompleteCycles == 0, "jackd did not complete every cycle:\n\(server.jackd.output)")

@@ -64,7 +64,7 @@ extension LiveClientTests {
         let levelHeard = Measure.levelDB(heard, 4_800..<heard.count)
         let levelLocal = Measure.levelDB(recorded)
         print(
-            "preset stream toggled by SIGRTMIN+1: heard \(String(format: "%.2f", Double(heard.count) / 48_000)) s at \(String(format: "%.2f", levelHeard)) dBFS; recording \(String(format: "%.2f", levelLocal)) dBFS; worst callback \(figures.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period"
+            "preset stream toggled by SIGRTMIN+1: heard \(String(format: "%.2f", Double(heard.count) / 48_000)) s at \(String(format: "%.2f", levelHeard)) dBFS; recording \(String(format: "%.2f", levelLocal)) dBFS; worst callback \(figures.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period, most work \(figures.mostWork.map { String(format: "%.1f", $0) } ?? "?")%"
         )
         #expect(heard.count >= 2 * 48_000)
         #expect(abs(levelHeard - levelLocal) < 1)

@@ -106,8 +106,10 @@ extension LiveClientTests {
         return voicerack.output
     }
 
-    /// The summary's figures: recording frames lost, callback overruns by own work, worst % of the period.
-    static func summaryFigures(_ output: String) -> (lost: Int?, workOverruns: Int?, worst: Double?) {
+    /// The summary's figures: recording frames lost, callback overruns by own work, the worst
+    /// callback (wall time) and the most CPU time one callback used, both in % of the period.
+    static func summaryFigures(_ output: String) -> (lost: Int?, workOverruns: Int?, worst: Double?, mostWork: Double?)
+    {
         func number(after marker: String, in line: Substring?) -> Double? {
             guard let line, let r = line.range(of: marker) else { return nil }
             return Double(line[r.upperBound...].prefix { $0.isNumber || $0 == "." })
@@ -117,7 +119,7 @@ extension LiveClientTests {
         let callback = lines.first { $0.contains("summary: callback:") }
         return (
             number(after: "lost ", in: recorded).map(Int.init), number(after: "period (", in: callback).map(Int.init),
-            number(after: "worst ", in: callback)
+            number(after: "worst ", in: callback), number(after: "most work ", in: callback)
         )
     }
 
@@ -141,7 +143,7 @@ extension LiveClientTests {
         for (name, output) in [("calm", calm), ("stalled", stalled), ("restarted", restarted)] {
             let f = Self.summaryFigures(output)
             print(
-                "stream fault run \(name): recording lost \(f.lost.map(String.init) ?? "?"), callback overruns by own work \(f.workOverruns.map(String.init) ?? "?"), worst callback \(f.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period"
+                "stream fault run \(name): recording lost \(f.lost.map(String.init) ?? "?"), callback overruns by own work \(f.workOverruns.map(String.init) ?? "?"), worst callback \(f.worst.map { String(format: "%.1f", $0) } ?? "?")% of the period, most work \(f.mostWork.map { String(format: "%.1f", $0) } ?? "?")%"
             )
             #expect(f.lost == 0, "\(name): \(output)")
             #expect(f.workOverruns == 0, "\(name): \(output)")
