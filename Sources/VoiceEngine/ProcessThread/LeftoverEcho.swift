@@ -72,8 +72,8 @@ struct LeftoverEcho {
     private let cross: UnsafeMutablePointer<SIMD8<Float>>
     /// Per bin: the smoothed error power.
     private let errorPower: UnsafeMutablePointer<Float>
-    /// Cholesky factor and solution scratch.
-    private let factorReal, factorImaginary, solutionReal, solutionImaginary: UnsafeMutablePointer<Float>
+    /// Cholesky factor and solution scratch, for 8 bins side by side (one per lane).
+    private let factorReal, factorImaginary, solutionReal, solutionImaginary: UnsafeMutablePointer<SIMD8<Float>>
     private var frame = 0
     private var share: Float = 0
     /// Onset detection: the held reference power, the mic-over-reference average, frames open.
@@ -111,18 +111,18 @@ struct LeftoverEcho {
         covariance = vectors(16 * bins)
         cross = vectors(2 * bins)
         errorPower = floats(bins)
-        factorReal = floats(64)
-        factorImaginary = floats(64)
-        solutionReal = floats(8)
-        solutionImaginary = floats(8)
+        factorReal = vectors(64)
+        factorImaginary = vectors(64)
+        solutionReal = vectors(8)
+        solutionImaginary = vectors(8)
     }
 
     /// Frees the statistics; call once, from the thread that owns the engine.
     func deallocate() {
-        history.deallocate()
-        covariance.deallocate()
-        cross.deallocate()
-        for p in [errorPower, factorReal, factorImaginary, solutionReal, solutionImaginary] { p.deallocate() }
+        for p in [history, covariance, cross, factorReal, factorImaginary, solutionReal, solutionImaginary] {
+            p.deallocate()
+        }
+        errorPower.deallocate()
     }
 
     /// Sets the exponent (clamped to 0...4; 0 or NaN switches the gain off). Switched on again,
@@ -184,9 +184,14 @@ struct LeftoverEcho {
         frame = 0
         var explained: Float = 0
         var total: Float = 0
-        for i in 0..<bins {
-            explained += explainedPower(i)
-            total += errorPower[i]
+        var first = 0
+        while first < bins {
+            let powers = explainedPowers(from: first)
+            for lane in 0..<min(8, bins - first) {
+                explained += powers[lane]
+                total += errorPower[first + lane]
+            }
+            first += 8
         }
         share = total > 0 ? min(max(explained / total, 0), 1) : 0
     }
@@ -212,20 +217,39 @@ struct LeftoverEcho {
         powerGain = RealtimeMath.power(max(1 - leftover, 1e-3), 2 * exponent)
     }
 
-    /// rᴴ R⁻¹ r at fitted bin `i`, through a Cholesky factor of R (loaded with 10⁻⁴ of its
-    /// mean diagonal, so silent bins and a reference of pure tone stay solvable).
+    /// rᴴ R⁻¹ r at the 8 fitted bins from `first`, one per lane, through a Cholesky factor of R
+    /// (loaded with 10⁻⁴ of its mean diagonal, so silent bins and a reference of pure tone stay
+    /// solvable); a bin whose R is not positive definite reads 0, and lanes past the last bin
+    /// hold R = I, r = 0 and read 0.
+    ///
+    /// Eight bins go side by side because one 8 × 8 solve is too small to vectorise and the 21
+    /// solves of a 48 kHz fit were the heaviest process cycle at 64-sample periods. Each lane
+    /// does the operations of a one-bin solve in the same order (no reassociation, no fused
+    /// multiply-add), so its value is that solve's to the bit.
     @_noLocks
-    private func explainedPower(_ i: Int) -> Float {
+    private func explainedPowers(from first: Int) -> SIMD8<Float> {
         let n = 8
-        let c = covariance + 16 * i
-        var trace: Float = 0
-        for a in 0..<n { trace += c[2 * a][a] }
+        let count = min(bins - first, 8)
+        /// Lane j: element `element` of vector `vector` of bin first + j's block of `stride`
+        /// vectors in `statistics`; `fill` in the lanes past the last bin.
+        @inline(__always)
+        func gather(
+            _ statistics: UnsafeMutablePointer<SIMD8<Float>>, stride: Int, _ vector: Int, _ element: Int,
+            fill: Float = 0
+        ) -> SIMD8<Float> {
+            var v = SIMD8<Float>(repeating: fill)
+            for lane in 0..<count { v[lane] = statistics[stride * (first + lane) + vector][element] }
+            return v
+        }
+        var trace = SIMD8<Float>()
+        for a in 0..<n { trace += gather(covariance, stride: 16, 2 * a, a, fill: 1) }
         let load = 1e-4 * trace / Float(n) + 1e-20
+        var broken = SIMDMask<SIMD8<Int32>>()
         // L Lᴴ = R, L lower triangular; L[a][b] stored at a * n + b.
         for a in 0..<n {
             for b in 0...a {
-                var sr = c[2 * a][b]
-                var si = c[2 * a + 1][b]
+                var sr = gather(covariance, stride: 16, 2 * a, b, fill: a == b ? 1 : 0)
+                var si = gather(covariance, stride: 16, 2 * a + 1, b)
                 if a == b { sr += load }
                 for k in 0..<b {
                     // − L[a][k] · conj(L[b][k])
@@ -237,9 +261,10 @@ struct LeftoverEcho {
                     si -= ai * br - ar * bi
                 }
                 if a == b {
-                    guard sr > 0 else { return 0 }
+                    // A lane that breaks down goes on with NaNs of its own and reads 0 at the end.
+                    broken .|= .!(sr .> 0)
                     factorReal[a * n + a] = RealtimeMath.squareRoot(sr)
-                    factorImaginary[a * n + a] = 0
+                    factorImaginary[a * n + a] = .zero
                 } else {
                     let d = factorReal[b * n + b]
                     factorReal[a * n + b] = sr / d
@@ -248,12 +273,10 @@ struct LeftoverEcho {
             }
         }
         // Solve L y = r; then rᴴ R⁻¹ r = |y|².
-        let rr = cross[2 * i]
-        let ri = cross[2 * i + 1]
-        var power: Float = 0
+        var power = SIMD8<Float>()
         for a in 0..<n {
-            var sr = rr[a]
-            var si = ri[a]
+            var sr = gather(cross, stride: 2, 0, a)
+            var si = gather(cross, stride: 2, 1, a)
             for k in 0..<a {
                 let lr = factorReal[a * n + k]
                 let li = factorImaginary[a * n + k]
@@ -267,6 +290,6 @@ struct LeftoverEcho {
             solutionImaginary[a] = si / d
             power += solutionReal[a] * solutionReal[a] + solutionImaginary[a] * solutionImaginary[a]
         }
-        return power
+        return power.replacing(with: 0, where: broken)
     }
 }
