@@ -21,6 +21,9 @@ struct EngineBuffers {
     let mic16: UnsafeMutablePointer<Int16>
     let reference16: UnsafeMutablePointer<Int16>
     let output16: UnsafeMutablePointer<Int16>
+    /// The canceller's output before the preprocessor works on it in place, kept for an analysis
+    /// that runs in the next cycle (see DeferredFrameAnalysis.swift).
+    let cancelled16: UnsafeMutablePointer<Int16>
 
     init(blockSize: Int, frameSize: Int) {
         func floats(_ n: Int) -> UnsafeMutablePointer<Float> {
@@ -44,6 +47,7 @@ struct EngineBuffers {
         mic16 = shorts(frameSize)
         reference16 = shorts(frameSize * 2)
         output16 = shorts(frameSize)
+        cancelled16 = shorts(frameSize)
     }
 
     func deallocate() {
@@ -51,6 +55,6 @@ struct EngineBuffers {
             mic, referenceLeft, referenceRight, referenceMono, frameMic, frameReferenceLeft,
             frameReferenceRight, frameOutput,
         ] { p.deallocate() }
-        for p in [mic16, reference16, output16] { p.deallocate() }
+        for p in [mic16, reference16, output16, cancelled16] { p.deallocate() }
     }
 }

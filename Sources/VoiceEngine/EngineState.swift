@@ -81,6 +81,11 @@ public struct EngineState: ~Copyable {
     var residualGate: SmoothedGain
     /// Per-band residual echo suppression with comfort noise, after the preprocessor.
     var postFilter: ResidualEchoSuppressor
+    /// True when a frame's post-filter analysis runs in the cycle after the frame (blocks of at
+    /// most half a frame; see DeferredFrameAnalysis.swift), and what it needs from the frame.
+    /// Tests switch it off before the first cycle to compare with the analysis in the frame's cycle.
+    var defersFrameAnalysis: Bool
+    var deferredAnalysis = DeferredFrameAnalysis()
     /// The post-filter's coherence exponent as set, and the one while a clipping loudspeaker is
     /// modelled (`speakerCurve`); `clippingDriveEngaged` says which is in use (see
     /// CoherenceDrive.swift).
@@ -184,6 +189,7 @@ public struct EngineState: ~Copyable {
             coherenceDrive: c.echoCancellation ? c.coherenceSuppression : 0,
             leftoverExponent: c.echoCancellation ? c.leftoverEchoSuppression : 0, frameSize: plan.frameSize,
             sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
+        defersFrameAnalysis = usesSpeex && speex.preprocess && 2 * plan.blockSize <= plan.frameSize
 
         coherenceDrive = c.echoCancellation ? c.coherenceSuppression : 0
         clippingCoherenceDrive = c.echoCancellation ? c.clippingCoherenceSuppression : 0

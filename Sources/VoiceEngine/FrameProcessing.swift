@@ -10,6 +10,9 @@ extension EngineState {
     /// - Realtime: safe.
     @_noLocks
     mutating func processFrame() {
+        // Never pending here (a frame-free cycle always comes between two frames when analyses
+        // are deferred), but a frame must not overtake its predecessor's analysis.
+        finishDeferredAnalysis()
         let f = plan.frameSize
         let b = buffers
         micFIFO.pop(into: b.frameMic, f)
@@ -33,11 +36,13 @@ extension EngineState {
             processor.cancel(mic: b.mic16, reference: b.reference16, output: b.output16)
             if followsDrift { followDrift(referenceActive: referencePower >= detector.farSilence) }
             cancelledPower = SampleConversion.power(b.output16, f)
-            postFilter.analyse(mic: b.mic16, output: b.output16, reference: b.frameReferenceLeft)
-            speakerCurve.learn(
-                mic: b.mic16, output: b.output16, micPower: micPower, cancelledPower: cancelledPower,
-                farActive: referencePower >= detector.farSilence)
-            followSpeakerCurve()
+            if defersFrameAnalysis {
+                for i in 0..<f { b.cancelled16[i] = b.output16[i] }
+            } else {
+                analyseCancellerFrame(
+                    output: b.output16, micPower: micPower, cancelledPower: cancelledPower,
+                    referencePower: referencePower)
+            }
             processor.preprocess(b.output16)
             SampleConversion.toFloat(b.output16, b.frameOutput, f)
         } else {
@@ -53,8 +58,12 @@ extension EngineState {
             vad: vad, micPower: micPower, cancelledPower: cancelledPower, referencePower: referencePower)
         // Residual echo beyond the linear filter (see ResidualEchoSuppressor); no double-talk
         // decision gates it: the near end masks the modelled residual band by band.
-        postFilter.observe(micPower: micPower, referencePower: referencePower)
-        postFilter.update(echoPossible: farRecent)
+        if defersFrameAnalysis {
+            postFilter.advanceGains()
+        } else {
+            postFilter.observe(micPower: micPower, referencePower: referencePower)
+            postFilter.update(echoPossible: farRecent)
+        }
         postFilter.apply(b.frameOutput)
         if levellerEnabled {
             // Lift only in near-end single talk: a double-talk detector's misses would lift echo
@@ -90,9 +99,14 @@ extension EngineState {
                 micPower: micPower, outputPower: outputPower, frames: f, sampleRate: sampleRate,
                 resets: figures.cancellerResets)
         }
-        echoAlone.measure(
-            explained: postFilter.echoShare, farActive: farNow, micPower: micPower, outputPower: outputPower,
-            frames: f, sampleRate: sampleRate, resets: figures.cancellerResets)
+        let frame = DeferredFrameAnalysis(
+            micPower: micPower, cancelledPower: cancelledPower, referencePower: referencePower,
+            outputPower: outputPower, farRecent: farRecent, farNow: farNow, resets: figures.cancellerResets)
+        if defersFrameAnalysis {
+            deferredAnalysis = frame
+        } else {
+            measureEchoAlone(frame)
+        }
         figures.voiceActive = voiced
         figures.farActive = farActive
         outputFIFO.push(b.frameOutput, f)

@@ -20,6 +20,9 @@ extension EngineState {
         voice: UnsafeMutablePointer<Float>, frames: Int
     ) {
         let n = min(frames, plan.blockSize)
+        // The last frame's post-filter analysis, if it waited: first, so that it sees the state
+        // it would have seen in the frame's own cycle (no control message, no delay move yet).
+        finishDeferredAnalysis()
         applyControlMessages()
         conditionInput(mic, n)
         mixReference(farLeft, farRight, n)

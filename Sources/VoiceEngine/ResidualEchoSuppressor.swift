@@ -34,7 +34,9 @@ import VoiceRT
 /// Analysis runs on the canceller's frame (error and echo estimate share one complex FFT); the
 /// gain is applied to the preprocessor's output. The preprocessor delays its output by exactly
 /// one frame, so with it on, frame n's gain is applied to the next frame's output, the one that
-/// holds frame n. No latency is added.
+/// holds frame n. No latency is added. That lag also lets the engine run `analyse` and
+/// `computeGains` in the cycle after the frame where blocks are at most half a frame, keeping
+/// only `advanceGains` and `apply` in the frame's own cycle (see `DeferredFrameAnalysis`).
 ///
 /// The three strengths are live controls (`setStrength`, `setCoherenceDrive`,
 /// `setLeftoverExponent`): they change no latency and no allocation. Switched off, the post-filter keeps running until its gain has
@@ -348,6 +350,27 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// - Realtime: safe.
     @_noLocks
     mutating func update(echoPossible: Bool = true) {
+        advanceGains()
+        computeGains(echoPossible: echoPossible)
+    }
+
+    /// The first half of `update`: where the gains lag one frame, the gains computed from the
+    /// last analysis become the ones `apply` uses. Split from `computeGains` so that, with the
+    /// analysis run a cycle later, `apply` can still run in the frame's own cycle.
+    ///
+    /// - Realtime: safe.
+    @_noLocks
+    mutating func advanceGains() {
+        guard isOn, lagsOneFrame else { return }
+        for b in 0..<bands { gain[b] = nextGain[b] }
+    }
+
+    /// The second half of `update`: the band gains from the frame last analysed (the next
+    /// frame's where they lag one frame, this frame's otherwise).
+    ///
+    /// - Realtime: safe.
+    @_noLocks
+    mutating func computeGains(echoPossible: Bool) {
         guard isOn else { return }
         let share = strength * Self.tailShare
         for b in 0..<bands {
@@ -361,7 +384,6 @@ struct ResidualEchoSuppressor: ~Copyable {
             let g = min(
                 min(max(RealtimeMath.squareRoot(g2), previous * fallPerFrame), previous * risePerFrame), 1)
             if lagsOneFrame {
-                gain[b] = nextGain[b]
                 nextGain[b] = g
             } else {
                 gain[b] = g
