@@ -148,8 +148,9 @@ extension LiveClientTests {
         rig.expectOutput("applied: preprocessor.coherence_suppression")
         send("get preprocessor.coherence_suppression")
         rig.expectOutput("preprocessor.coherence_suppression = 0.5")
-        send("set preprocessor.residual_suppression 0")
-        rig.expectOutput("preprocessor.residual_suppression = 0")
+        // The tail model, off in echo-cancel, switched on live.
+        send("set preprocessor.residual_suppression 0.3")
+        rig.expectOutput("preprocessor.residual_suppression = 0.3")
         send("set preprocessor.residual_echo_gate_db -6")
         rig.expectOutput("preprocessor.residual_echo_gate_db = -6")
         #expect(!rig.voicerack.output.contains("needs a restart"), "\(rig.voicerack.output)")
