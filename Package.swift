@@ -28,7 +28,7 @@ let rtsanLinkerSettings: [LinkerSetting] =
 
 /// `-O` for the targets whose code runs on JACK's process thread, in debug builds too. The live
 /// tests run the debug build against a real jackd, and unoptimised DSP takes 55-80 % of a
-/// 256-sample period there (under 15 % optimised): a host stall of a millisecond or two, charged
+/// 256-sample period there (13-28 % optimised): a host stall of a millisecond or two, charged
 /// to the thread as CPU time, then reads as voicerack overrunning its period. Optimised, the tests
 /// time what a user runs. The RealtimeSanitizer build keeps `-Onone`, so it still sees every
 /// allocation and lock the unoptimised code makes.

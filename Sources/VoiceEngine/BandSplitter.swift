@@ -56,11 +56,11 @@ struct BandSplitter {
     /// Splits `n` samples of `input` into `bands` rows of `output` (row b at `output + b·stride`)
     /// and adds each row's energy (sum of squares) to `energy[b]`.
     ///
-    /// - Realtime: safe.
-    ///
     /// With five splits (the post-filter's edges at 16 kHz and above) the splits run side by side,
     /// sample by sample (`splitFive`); otherwise one after another over the whole block. Both do
     /// the same operations in the same order on every value, so they agree to the bit.
+    ///
+    /// - Realtime: safe.
     @_noLocks
     func split(
         _ input: UnsafePointer<Float>, _ n: Int, into output: UnsafeMutablePointer<Float>, stride: Int,

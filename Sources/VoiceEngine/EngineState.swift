@@ -189,7 +189,7 @@ public struct EngineState: ~Copyable {
             coherenceDrive: c.echoCancellation ? c.coherenceSuppression : 0,
             leftoverExponent: c.echoCancellation ? c.leftoverEchoSuppression : 0, frameSize: plan.frameSize,
             sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
-        defersFrameAnalysis = usesSpeex && speex.preprocess && 2 * plan.blockSize <= plan.frameSize
+        defersFrameAnalysis = usesSpeex && speex.preprocess && plan.leavesFrameFreeCycles
 
         coherenceDrive = c.echoCancellation ? c.coherenceSuppression : 0
         clippingCoherenceDrive = c.echoCancellation ? c.clippingCoherenceSuppression : 0

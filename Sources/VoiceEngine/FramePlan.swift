@@ -13,6 +13,16 @@ public struct FramePlan: Sendable, Equatable {
     /// Samples of delay the re-framing adds.
     public let framingLatency: Int
 
+    /// True when blocks are at most half a frame (64 or 128 samples against 384-sample frames at
+    /// 48 kHz): a cycle runs at most one frame, and the cycle after a frame never runs one (fewer
+    /// than a block's samples are left, and two blocks are at most a frame). Work that need not
+    /// share the frame's cycle waits for a frame-free one there (the delay estimator's steps, the
+    /// post-filter's analysis).
+    /// - Realtime: safe.
+    public var leavesFrameFreeCycles: Bool {
+        @inline(__always) @_noLocks get { 2 * blockSize <= frameSize }
+    }
+
     /// Frames shorter than this cost too much CPU in speexdsp (seconds).
     static let shortestFrame = 0.005
     /// Frames longer than this make speexdsp's preprocessor latency and adaptation sluggish.

@@ -130,10 +130,9 @@ extension EngineState {
     mutating func trackDelay(_ n: Int, cancellerFramesDue: Int) {
         guard tracksDelay else { return }
         applyDelaySeed()
-        let spread = 2 * plan.blockSize <= plan.frameSize
         let accepted = estimator.process(
             mic: buffers.mic, reference: buffers.referenceMono, frames: n,
-            advance: !spread || cancellerFramesDue == 0)
+            advance: !plan.leavesFrameFreeCycles || cancellerFramesDue == 0)
         var driftUpdated = false
         if estimator.peaks != driftPeaks {
             driftPeaks = estimator.peaks

@@ -9,8 +9,7 @@ import VoiceRT
 /// curve's learning from the same signals) only decides the gains for the output frame after it:
 /// the preprocessor delays its output by one frame, so frame n's gains are applied to frame
 /// n + 1's output (see `ResidualEchoSuppressor`). So the analysis can wait for the next cycle,
-/// which never runs a frame (after a frame fewer than one block's samples are left, and two
-/// blocks are at most a frame). It runs first thing in that cycle, before control messages and
+/// which never runs a frame (`FramePlan.leavesFrameFreeCycles`). It runs first thing in that cycle, before control messages and
 /// the delay estimator, so every state it reads and writes is what it would have been in the
 /// frame's own cycle: the output is sample-identical to the analysis run in the frame's cycle.
 /// Only the health figures read a cycle later.
