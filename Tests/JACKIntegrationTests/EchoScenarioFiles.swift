@@ -13,9 +13,8 @@ import VoiceTestSupport
 /// dBFS, where small differences in the preprocessor's state move ERLE by many dB between runs
 /// that differ only in how much silence came before the scenario (as it does live, where the
 /// engine runs before the peer starts). With a realistic noise floor the suppressed noise sets
-/// the output level. What remains is the delay estimator's timing: it analyses every 512 ms of
-/// engine time, so when its estimate is accepted (and the canceller reset) depends on the block
-/// phase at which the scenario starts; offline that moves ERLE between about 40 and 44 dB.
+/// the output level. What remains moves far-end-only ERLE by about 1 dB with the block phase at
+/// which the scenario starts (see LiveEchoTests).
 ///
 /// - Realtime: never; test thread.
 struct EchoScenarioFiles {
@@ -51,18 +50,6 @@ struct EchoScenarioFiles {
         referencePath = folder.file("ref.wav")
         try Self.write(mic, to: micPath)
         try Self.write(reference, to: referencePath)
-    }
-
-    /// Writes the mic and reference with `blocks` blocks of `blockSize` zeros in front (the
-    /// silence a live engine processes before the call starts) into `folder`; returns their paths.
-    func writeWithLeadIn(
-        blocks: Int, of blockSize: Int, in folder: TemporaryFolder
-    ) throws -> (mic: String, reference: String) {
-        let silence = [Float](repeating: 0, count: blocks * blockSize)
-        let paths = (folder.file("mic-lead\(blocks).wav"), folder.file("ref-lead\(blocks).wav"))
-        try Self.write(silence + mic, to: paths.0)
-        try Self.write(silence + reference, to: paths.1)
-        return paths
     }
 
     /// Writes `samples` as a mono 32-bit float WAV at the scenario's rate.

@@ -39,46 +39,4 @@ struct LivePlayback {
             recording: recording, lag: lag, aligned: Alignment.shifted(recording, by: lag, length: scenario.mic.count),
             report: report)
     }
-
-    /// Like `run`, but plays again (up to `attempts` times in all) while the run had xruns, so a
-    /// busy moment on the machine does not decide an ERLE comparison. `before` runs before each
-    /// attempt and `after` after it: start a fresh voicerack in `before` (`FreshVoicerack`), and
-    /// a recorder around it.
-    static func runAvoidingXruns(
-        _ scenario: EchoScenarioFiles, server: JACKServer, target: String, in folder: TemporaryFolder,
-        attempts: Int = 3, before: () throws -> Void = {}, after: () throws -> Void = {}
-    ) throws -> LivePlayback? {
-        var last: LivePlayback?
-        for attempt in 1...attempts {
-            try before()
-            last = try run(scenario, server: server, target: target, in: folder, name: "live-\(attempt).wav")
-            try after()
-            guard let played = last, played.xruns > 0 else { break }
-            print(
-                "live-path: attempt \(attempt) had \(played.xruns) xruns\(attempt < attempts ? "; playing again" : "")")
-        }
-        return last
-    }
-}
-
-/// One voicerack per playback attempt: a voicerack that already heard the scenario has a
-/// converged canceller and a settled delay estimate, so playing it again measures another
-/// engine than offline `process` does (once 49.65 dB live against at least 51.13 offline).
-/// `next()` stops the previous one cleanly (SIGINT) and starts a new one. - Test thread.
-final class FreshVoicerack {
-    private let start: () throws -> ChildProcess
-    /// The voicerack of the latest attempt.
-    private(set) var current: ChildProcess?
-
-    init(_ start: @escaping () throws -> ChildProcess) { self.start = start }
-
-    func next() throws {
-        stop()
-        current = try start()
-    }
-
-    func stop() {
-        current?.stop(SIGINT, grace: 10)
-        current = nil
-    }
 }
