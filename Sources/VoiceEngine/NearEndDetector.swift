@@ -14,6 +14,14 @@
 ///   over the canceller's own echo return loss enhancement, plus the output's noise floor (a
 ///   near-end voice mixed in is something the echo path cannot explain). The linear ERLE is
 ///   learned on far-end-only frames; before it is learned, nothing counts as double talk.
+///   Frames that are not candidates but whose output stands `unexplainedRatio` above the
+///   expected residual are learned `slowLearning` times slower: they are mostly a talker the VAD
+///   or the ratio missed (a soft onset, a syllable under loud echo), and learned at full speed
+///   they raised the expected residual until the talker no longer stood out. A changed echo
+///   path raises the output too and is still learned: the expected residual includes the
+///   output's noise floor, which rises 3 dB/s towards the new output, and once the output is
+///   within `unexplainedRatio` of it the learning is at full speed again (a path with 10 dB less
+///   ERLE is learned within 10 s; see NearEndDetectorTests).
 ///
 /// - Realtime: `decide` is safe.
 struct NearEndDetector {
@@ -34,6 +42,14 @@ struct NearEndDetector {
     let liftHangover: Int
     /// Weight of one frame in the linear ERLE's smoothed powers (about 1 s of memory).
     let weight: Float
+    /// How far (power ratio, 3 dB) the canceller output must stand above the expected residual
+    /// for a frame that is no double-talk candidate to be learned slowly (see the type's notes).
+    /// Measured on the yardstick (both seeds, 48 and 16 kHz): double-talk PESQ +0.000…+0.034 in
+    /// all 20 cases, path-change ERLE −0.24 dB; a ratio of 3 at 1/8 and of 4 at 1/4 took 0.002
+    /// and 0.004 double-talk STOI at 16 kHz.
+    let unexplainedRatio: Float = 2
+    /// Factor on `weight` for such frames.
+    let slowLearning: Float = 1 / 16
 
     private var farHold = 0
     private var liftHold = 0
@@ -99,8 +115,9 @@ struct NearEndDetector {
         suspectHold = candidate ? suspectHangover : max(0, suspectHold - 1)
         let voiced = doubleTalkRun >= persistence
         if !candidate {
-            self.micPower += weight * (micPower - self.micPower)
-            residualPower += weight * (max(cancelledPower, 1e-14) - residualPower)
+            let w = learned && cancelledPower > unexplainedRatio * expected ? weight * slowLearning : weight
+            self.micPower += w * (micPower - self.micPower)
+            residualPower += w * (max(cancelledPower, 1e-14) - residualPower)
         }
         return (voiced, true, true)
     }
