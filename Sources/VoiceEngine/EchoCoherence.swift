@@ -17,6 +17,13 @@ import VoiceRT
 /// The spectra are smoothed with a time constant of `timeConstant` seconds: shorter estimates
 /// scatter more, and the scatter itself takes gain away during double talk (at drive 0.3, 0.16 s
 /// and 0.4 s cost 0.007 and 0.003 double-talk STOI against 0.8 s, at the same echo removal).
+/// That memory also held the coherence, and its 2–3 dB cut, through a talker's words long after
+/// the echo had died away. So for the gain a bin's mic power rises within `talkerRiseTimeConstant` where the
+/// mic grows and the echo estimate does not (a talker's onset); where both grow (the far end's
+/// onset, which the echo estimate follows) it keeps the long memory, or the coherence would fall
+/// at every far-end onset (mic alone at 0.05 s: 6 dB less far-end-only removal). On the
+/// yardstick the long-delay double talk rose 2.733 → 2.762 on seed 7 at 48 kHz (see
+/// `docs/measurements.md`).
 ///
 /// - Realtime: `accumulate` and `suppression` are safe; `init` allocates, `deallocate` frees.
 struct EchoCoherence {
@@ -24,14 +31,26 @@ struct EchoCoherence {
     static let timeConstant = 0.8
     /// Least 1 − C before the exponent (−20 dB): at drive 0.3 the coherence takes at most 12 dB.
     static let leastUnexplained: Float = 0.01
+    /// Seconds over which a bin's mic power rises at a talker's onset.
+    static let talkerRiseTimeConstant = 0.05
+    /// A mic bin rising counts as a talker's onset while the echo estimate's power stays under
+    /// this share of its average (at 1, the echo estimate's own frame-to-frame scatter let the
+    /// path change's residual pass as a talker: 0.8 dB less removed after it).
+    static let echoRiseShare: Float = 0.5
 
     /// Exponent on 1 − C (0 switches the coherence gain off): 1 is the full Wiener-like gain,
     /// lower values keep double talk and remove less. A live control (`setDrive`).
     private(set) var drive: Float
     /// Weight of the newest frame in the smoothed spectra.
     private let newWeight: Float
+    /// Weight of the newest frame in a mic bin's power at a talker's onset.
+    private let talkerRiseWeight: Float
     /// Smoothed |D|², |Ŷ|² and Ŷ·conj(D) per FFT bin.
     private let micPower, echoPower, crossReal, crossImaginary: UnsafeMutablePointer<Float>
+    /// |D|² as the gain sees it: rising within `talkerRiseTimeConstant` at a talker's onset.
+    /// The explained share (the health figure's double-talk test) keeps `micPower`: with the
+    /// fast rise it also left out the canceller's own bad frames and read 5 dB high.
+    private let gainMicPower: UnsafeMutablePointer<Float>
 
     /// True when the coherence gain takes part (drive above 0). Stored, not computed: the
     /// process thread reads it every bin.
@@ -43,12 +62,14 @@ struct EchoCoherence {
         isOn = drive > 0
         let frameSeconds = Double(frameSize) / Double(sampleRate)
         newWeight = Float(1 - exp(-frameSeconds / Self.timeConstant))
-        let storage = UnsafeMutablePointer<Float>.allocate(capacity: 4 * bins)
-        storage.initialize(repeating: 0, count: 4 * bins)
+        talkerRiseWeight = Float(1 - exp(-frameSeconds / Self.talkerRiseTimeConstant))
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: 5 * bins)
+        storage.initialize(repeating: 0, count: 5 * bins)
         micPower = storage
         echoPower = storage + bins
         crossReal = storage + 2 * bins
         crossImaginary = storage + 3 * bins
+        gainMicPower = storage + 4 * bins
     }
 
     /// Sets the exponent (clamped to 0...1; 0 or NaN switches the gain off). Switched on again,
@@ -70,8 +91,12 @@ struct EchoCoherence {
     @inline(__always) @_noLocks
     func accumulate(_ k: Int, yr: Float, yi: Float, dr: Float, di: Float) {
         let w = newWeight
-        micPower[k] += w * (dr * dr + di * di - micPower[k])
-        echoPower[k] += w * (yr * yr + yi * yi - echoPower[k])
+        let mic = dr * dr + di * di
+        let echo = yr * yr + yi * yi
+        let talkerOnset = mic > gainMicPower[k] && echo <= Self.echoRiseShare * echoPower[k]
+        gainMicPower[k] += (talkerOnset ? talkerRiseWeight : w) * (mic - gainMicPower[k])
+        micPower[k] += w * (mic - micPower[k])
+        echoPower[k] += w * (echo - echoPower[k])
         // Ŷ · conj(D)
         crossReal[k] += w * (yr * dr + yi * di - crossReal[k])
         crossImaginary[k] += w * (yi * dr - yr * di - crossImaginary[k])
@@ -102,7 +127,7 @@ struct EchoCoherence {
         var coherence: Float = 0
         for k in bins {
             let cross = crossReal[k] * crossReal[k] + crossImaginary[k] * crossImaginary[k]
-            coherence += cross / max(echoPower[k] * micPower[k], 1e-30)
+            coherence += cross / max(echoPower[k] * gainMicPower[k], 1e-30)
         }
         let unexplained = max(1 - coherence / Float(max(bins.count, 1)), Self.leastUnexplained)
         return RealtimeMath.power(unexplained, 2 * drive)

@@ -63,6 +63,34 @@ struct EchoCoherenceTests {
         #expect(!off.isOn)
     }
 
+    @Test("a talker 10 dB over the echo before them opens the gain within 0.1 s; a far-end onset keeps it closed")
+    func talkerOnsetOpensTheGain() {
+        var random = SeededRandom(seed: 12)
+        func phasor(_ amplitude: Float) -> (Float, Float) {
+            let a = Float.random(in: 0..<(2 * .pi), using: &random)
+            return (amplitude * cos(a), amplitude * sin(a))
+        }
+        let before = 200  // 1.6 s of far end alone, 8 ms frames
+        let after = 12  // 0.1 s
+        // The far end stops and a talker starts, 10 dB over the echo the mic held before.
+        let talker = Self.suppression(
+            drive: 0.5, frames: before + after,
+            echo: { frame, _ in frame < before ? phasor(1) : phasor(0.001) },
+            mic: { frame, _, y in frame < before ? (0.9 * y.0, 0.9 * y.1) : phasor(2.85) })
+        // The far end gets 10 dB louder: the echo estimate follows the mic.
+        let farOnset = Self.suppression(
+            drive: 0.5, frames: before + after,
+            echo: { frame, _ in phasor(frame < before ? 0.3 : 0.95) },
+            mic: { _, _, y in (0.9 * y.0, 0.9 * y.1) })
+        print(
+            String(
+                format: "coherence gain 0.1 s after a talker's onset %.3f, after a far-end onset %.4f", talker, farOnset
+            ))
+        // With the mic's power rising over 0.8 s like the rest, the talker's gain read 0.60 (-2.2 dB).
+        #expect(talker > 0.85, "the talker is still cut: \(talker)")
+        #expect(farOnset < 0.02, "the far end's onset opened the gain: \(farOnset)")
+    }
+
     @Test(
         "with only the far end, the coherence gain removes echo the tail model leaves, also from a nonlinear speaker",
         arguments: [false, true])

@@ -37,7 +37,7 @@ import VoiceEngine
         #expect(c.residualSuppression == 0)
         #expect(c.coherenceSuppression == 0.2)
         #expect(c.clippingCoherenceSuppression == 0.3)
-        #expect(c.leftoverEchoSuppression == 1.8)
+        #expect(c.leftoverEchoSuppression == 2.2)
         #expect(c.levellerTargetDBFS == -20)
         #expect(c.levellerMaxGainDB == 12)
         #expect(c.levellerSpeedDBPerSecond == 6)
