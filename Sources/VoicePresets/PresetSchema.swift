@@ -157,7 +157,7 @@ enum PresetSchema {
             zero: "no change"),
         .number(
             "preprocessor", "leftover_echo_suppression", \.leftoverEchoSuppression, 0...4, "",
-            "Residual echo gain from how much of the canceller's output the far end's last 64 ms still explain (fitted bin by bin, without the canceller's model), raised to this power: catches the echo a moved speaker or mic leaves while the canceller re-learns the room. echo-cancel's 2.2: path change 30.1 -> 35.6 dB ERLE, its first second 9.7 -> 26.3 (48 kHz), at -0.01 double-talk PESQ.",
+            "Residual echo gain from how much of the canceller's output the far end's last 64 ms still explain (fitted bin by bin, without the canceller's model), raised to this power: catches the echo a moved speaker or mic leaves while the canceller re-learns the room. echo-cancel's 2.2: path change 30.1 -> 35.5 dB ERLE, its first second 9.7 -> 26.3 (48 kHz), at -0.01 double-talk PESQ.",
             zero: "off"),
         .number(
             "preprocessor", "residual_echo_gate_db", \.residualEchoGateDB, -30...0, "dB",

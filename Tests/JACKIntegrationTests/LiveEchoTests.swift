@@ -78,7 +78,7 @@ extension LiveClientTests {
             run, block: 128, preset: preset, scenario: scenario, in: folder, label: "period 128, delay fixed")
     }
 
-    /// One live playback with voicerack's tuning take, and what voicerack said.
+    /// One live playback with voicerack's tuning take, and the figures voicerack stated.
     struct TunedRun {
         let live: LivePlayback
         /// The tuning take (mic, reference mix and voice).
@@ -88,7 +88,6 @@ extension LiveClientTests {
         /// Frames of the server's timeline voicerack ran no cycle for (its summary's "frames not
         /// run"): the take holds silence there that the engine never processed.
         let framesNotRun: Int
-        let output: String
     }
 
     /// Plays `scenario` through a fresh voicerack (`extra` arguments) that records a tuning take,
@@ -120,7 +119,7 @@ extension LiveClientTests {
             let output = voicerack.output
             let latency = try #require(Self.statedLatency(output), "\(output)")
             let notRun = output.firstMatch(of: /(\d+) frames not run/).flatMap { Int($0.1) } ?? 0
-            let run = TunedRun(live: live, take: take, latency: latency, framesNotRun: notRun, output: output)
+            let run = TunedRun(live: live, take: take, latency: latency, framesNotRun: notRun)
             guard notRun > 0, attempt < attempts else { return run }
             print("live-path: attempt \(attempt): voicerack ran no cycle for \(notRun) frames; playing again")
         }
