@@ -12,6 +12,11 @@ public struct FFT: ~Copyable {
     @usableFromInline let cosTable: UnsafeMutablePointer<Float>
     @usableFromInline let sinTable: UnsafeMutablePointer<Float>
     @usableFromInline let bitReverse: UnsafeMutablePointer<Int32>
+    /// The twiddles of each stage laid out in order: the stage joining `half`-point transforms
+    /// uses `stageCos[half + k]`, `stageSin[half + k]` for k < `half` (the tables' entries
+    /// k · size / (2 · half)), so four neighbouring butterflies load their twiddles at once.
+    @usableFromInline let stageCos: UnsafeMutablePointer<Float>
+    @usableFromInline let stageSin: UnsafeMutablePointer<Float>
 
     /// An FFT of `size` points; `size` must be a power of two ≥ 2.
     public init(size: Int) {
@@ -23,6 +28,18 @@ public struct FFT: ~Copyable {
             let angle = -2 * Double.pi * Double(k) / Double(size)
             cosTable[k] = Float(cos(angle))
             sinTable[k] = Float(sin(angle))
+        }
+        stageCos = .allocate(capacity: size)
+        stageSin = .allocate(capacity: size)
+        stageCos[0] = 0
+        stageSin[0] = 0
+        var half = 1
+        while half < size {
+            for k in 0..<half {
+                stageCos[half + k] = cosTable[k * (size / (2 * half))]
+                stageSin[half + k] = sinTable[k * (size / (2 * half))]
+            }
+            half <<= 1
         }
         bitReverse = .allocate(capacity: size)
         var bits = 0
@@ -37,6 +54,8 @@ public struct FFT: ~Copyable {
     deinit {
         cosTable.deallocate()
         sinTable.deallocate()
+        stageCos.deallocate()
+        stageSin.deallocate()
         bitReverse.deallocate()
     }
 
@@ -106,9 +125,58 @@ public struct FFT: ~Copyable {
 
     /// Two radix-2 stages (`half` and 2·`half`) in one pass: each group of four points they join
     /// is done in registers, with the same operations in the same order as two `butterflies`
-    /// calls (the same numbers, bit for bit), but each point loaded and stored once.
+    /// calls (the same numbers, bit for bit), but each point loaded and stored once. From
+    /// `half` 4 on, four neighbouring groups share each vector operation (lane j does group
+    /// k + j's scalar operations, so the numbers stay the same).
     @inline(__always) @_noLocks
     private func twoStages(
+        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float
+    ) {
+        guard half >= 4 else {
+            twoStagesScalar(re, im, half: half, sign: sign)
+            return
+        }
+        let first = half
+        let second = 2 * half
+        var start = 0
+        while start < size {
+            var k = 0
+            while k < half {
+                let p0 = start + k
+                let p1 = p0 + half
+                let p2 = p1 + half
+                let p3 = p2 + half
+                // First stage: (p0, p1) and (p2, p3), both with twiddle k.
+                let wr = Self.load(stageCos + first + k)
+                let wi = Self.load(stageSin + first + k) * sign
+                let (r0, i0, r1, i1) = Self.butterfly(
+                    Self.load(re + p0), Self.load(im + p0), Self.load(re + p1), Self.load(im + p1), wr, wi)
+                let (r2, i2, r3, i3) = Self.butterfly(
+                    Self.load(re + p2), Self.load(im + p2), Self.load(re + p3), Self.load(im + p3), wr, wi)
+                // Second stage: (p0, p2) with twiddle k, (p1, p3) with twiddle k + half.
+                let ur = Self.load(stageCos + second + k)
+                let ui = Self.load(stageSin + second + k) * sign
+                let (a0, b0, a2, b2) = Self.butterfly(r0, i0, r2, i2, ur, ui)
+                let vr = Self.load(stageCos + second + k + half)
+                let vi = Self.load(stageSin + second + k + half) * sign
+                let (a1, b1, a3, b3) = Self.butterfly(r1, i1, r3, i3, vr, vi)
+                Self.store(a0, re + p0)
+                Self.store(b0, im + p0)
+                Self.store(a1, re + p1)
+                Self.store(b1, im + p1)
+                Self.store(a2, re + p2)
+                Self.store(b2, im + p2)
+                Self.store(a3, re + p3)
+                Self.store(b3, im + p3)
+                k += 4
+            }
+            start += half * 4
+        }
+    }
+
+    /// `twoStages` one group at a time, for `half` under 4.
+    @inline(__always) @_noLocks
+    private func twoStagesScalar(
         _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float
     ) {
         let firstStride = size / (half * 2)
@@ -120,12 +188,10 @@ public struct FFT: ~Copyable {
                 let p1 = p0 + half
                 let p2 = p1 + half
                 let p3 = p2 + half
-                // First stage: (p0, p1) and (p2, p3), both with twiddle k.
                 let wr = cosTable[k * firstStride]
                 let wi = sign * sinTable[k * firstStride]
                 let (r0, i0, r1, i1) = Self.butterfly(re[p0], im[p0], re[p1], im[p1], wr, wi)
                 let (r2, i2, r3, i3) = Self.butterfly(re[p2], im[p2], re[p3], im[p3], wr, wi)
-                // Second stage: (p0, p2) with twiddle k, (p1, p3) with twiddle k + half.
                 let ur = cosTable[k * secondStride]
                 let ui = sign * sinTable[k * secondStride]
                 (re[p0], im[p0], re[p2], im[p2]) = Self.butterfly(r0, i0, r2, i2, ur, ui)
@@ -135,6 +201,27 @@ public struct FFT: ~Copyable {
             }
             start += half * 4
         }
+    }
+
+    /// Four neighbouring butterflies at once: lane by lane the operations of `butterfly`.
+    @inline(__always)
+    private static func butterfly(
+        _ ar: SIMD4<Float>, _ ai: SIMD4<Float>, _ br: SIMD4<Float>, _ bi: SIMD4<Float>, _ wr: SIMD4<Float>,
+        _ wi: SIMD4<Float>
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let tr = br * wr - bi * wi
+        let ti = br * wi + bi * wr
+        return (ar + tr, ai + ti, ar - tr, ai - ti)
+    }
+
+    @inline(__always)
+    private static func load(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inline(__always)
+    private static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
     }
 
     /// The first two radix-2 stages in one pass over blocks of four: their twiddles are 1 and
@@ -182,9 +269,39 @@ public struct FFT: ~Copyable {
         }
     }
 
-    /// One radix-2 stage joining transforms of `half` points into transforms of `2 * half`.
+    /// One radix-2 stage joining transforms of `half` points into transforms of `2 * half`; from
+    /// `half` 4 on, four neighbouring butterflies per vector operation (the same numbers).
     @inline(__always) @_noLocks
     private func butterflies(
+        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float
+    ) {
+        guard half >= 4 else {
+            butterfliesScalar(re, im, half: half, sign: sign)
+            return
+        }
+        var start = 0
+        while start < size {
+            var k = 0
+            while k < half {
+                let wr = Self.load(stageCos + half + k)
+                let wi = Self.load(stageSin + half + k) * sign
+                let a = start + k
+                let b = a + half
+                let (ar, ai, br, bi) = Self.butterfly(
+                    Self.load(re + a), Self.load(im + a), Self.load(re + b), Self.load(im + b), wr, wi)
+                Self.store(ar, re + a)
+                Self.store(ai, im + a)
+                Self.store(br, re + b)
+                Self.store(bi, im + b)
+                k += 4
+            }
+            start += half * 2
+        }
+    }
+
+    /// `butterflies` one at a time, for `half` under 4.
+    @inline(__always) @_noLocks
+    private func butterfliesScalar(
         _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float
     ) {
         let stride = size / (half * 2)

@@ -36,7 +36,14 @@ public struct SampleFIFO: ~Copyable {
     @inlinable @_noLocks
     public mutating func push(_ source: UnsafePointer<Float>, _ frames: Int) {
         precondition(frames <= space, "SampleFIFO overflow")
-        for i in 0..<frames { storage[(writeIndex &+ i) & mask] = source[i] }
+        // Two contiguous runs (up to the end of storage, then from its start), so the copies
+        // vectorise; the same samples land where the masked index would put them.
+        let start = writeIndex & mask
+        let first = min(frames, capacity - start)
+        let head = storage + start
+        for i in 0..<first { head[i] = source[i] }
+        let rest = source + first
+        for i in 0..<(frames - first) { storage[i] = rest[i] }
         writeIndex &+= frames
     }
 
@@ -52,7 +59,12 @@ public struct SampleFIFO: ~Copyable {
     @inlinable @_noLocks
     public func peek(into destination: UnsafeMutablePointer<Float>, _ frames: Int) {
         precondition(frames <= count, "SampleFIFO underflow")
-        for i in 0..<frames { destination[i] = storage[(readIndex &+ i) & mask] }
+        let start = readIndex & mask
+        let first = min(frames, capacity - start)
+        let head = storage + start
+        for i in 0..<first { destination[i] = head[i] }
+        let rest = destination + first
+        for i in 0..<(frames - first) { rest[i] = storage[i] }
     }
 
     /// Removes the oldest `frames` samples.
