@@ -133,7 +133,8 @@ public struct FFT: ~Copyable {
         _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float
     ) {
         guard half >= 4 else {
-            twoStagesScalar(re, im, half: half, sign: sign)
+            butterflies(re, im, half: half, sign: sign)
+            butterflies(re, im, half: 2 * half, sign: sign)
             return
         }
         let first = half
@@ -169,35 +170,6 @@ public struct FFT: ~Copyable {
                 Self.store(a3, re + p3)
                 Self.store(b3, im + p3)
                 k += 4
-            }
-            start += half * 4
-        }
-    }
-
-    /// `twoStages` one group at a time, for `half` under 4.
-    @inline(__always) @_noLocks
-    private func twoStagesScalar(
-        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float
-    ) {
-        let firstStride = size / (half * 2)
-        let secondStride = size / (half * 4)
-        var start = 0
-        while start < size {
-            for k in 0..<half {
-                let p0 = start + k
-                let p1 = p0 + half
-                let p2 = p1 + half
-                let p3 = p2 + half
-                let wr = cosTable[k * firstStride]
-                let wi = sign * sinTable[k * firstStride]
-                let (r0, i0, r1, i1) = Self.butterfly(re[p0], im[p0], re[p1], im[p1], wr, wi)
-                let (r2, i2, r3, i3) = Self.butterfly(re[p2], im[p2], re[p3], im[p3], wr, wi)
-                let ur = cosTable[k * secondStride]
-                let ui = sign * sinTable[k * secondStride]
-                (re[p0], im[p0], re[p2], im[p2]) = Self.butterfly(r0, i0, r2, i2, ur, ui)
-                let vr = cosTable[(k + half) * secondStride]
-                let vi = sign * sinTable[(k + half) * secondStride]
-                (re[p1], im[p1], re[p3], im[p3]) = Self.butterfly(r1, i1, r3, i3, vr, vi)
             }
             start += half * 4
         }

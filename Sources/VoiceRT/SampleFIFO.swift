@@ -32,15 +32,20 @@ public struct SampleFIFO: ~Copyable {
     /// Samples that can be pushed before the FIFO is full.
     @inlinable public var space: Int { capacity - count }
 
+    /// Where `frames` samples from free-running `index` start in storage, and how many of them
+    /// fit before its end (the rest wrap to its start). Copying in these two contiguous runs
+    /// lets the copies vectorise; the samples land where the masked index would put them.
+    @inlinable @inline(__always)
+    func run(from index: Int, _ frames: Int) -> (head: UnsafeMutablePointer<Float>, first: Int) {
+        let start = index & mask
+        return (storage + start, min(frames, capacity - start))
+    }
+
     /// Appends `frames` samples; the caller guarantees `frames <= space`.
     @inlinable @_noLocks
     public mutating func push(_ source: UnsafePointer<Float>, _ frames: Int) {
         precondition(frames <= space, "SampleFIFO overflow")
-        // Two contiguous runs (up to the end of storage, then from its start), so the copies
-        // vectorise; the same samples land where the masked index would put them.
-        let start = writeIndex & mask
-        let first = min(frames, capacity - start)
-        let head = storage + start
+        let (head, first) = run(from: writeIndex, frames)
         for i in 0..<first { head[i] = source[i] }
         let rest = source + first
         for i in 0..<(frames - first) { storage[i] = rest[i] }
@@ -59,9 +64,7 @@ public struct SampleFIFO: ~Copyable {
     @inlinable @_noLocks
     public func peek(into destination: UnsafeMutablePointer<Float>, _ frames: Int) {
         precondition(frames <= count, "SampleFIFO underflow")
-        let start = readIndex & mask
-        let first = min(frames, capacity - start)
-        let head = storage + start
+        let (head, first) = run(from: readIndex, frames)
         for i in 0..<first { destination[i] = head[i] }
         let rest = destination + first
         for i in 0..<(frames - first) { rest[i] = storage[i] }
