@@ -88,6 +88,8 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// Per-band figures, `bands` each.
     private let error, echo, residual, gain, nextGain: UnsafeMutablePointer<Float>
     private let outputEnergy, outputFloor, noiseEnergy, noisePower: UnsafeMutablePointer<Float>
+    /// Each band's comfort-noise amplitude at the frame's start and its step per sample.
+    private let comfortLevel, comfortStep: UnsafeMutablePointer<Float>
     /// Per band, the power gain the coherence allows (1 with it off).
     private let coherenceGain: UnsafeMutablePointer<Float>
     private let storage: UnsafeMutablePointer<Float>
@@ -156,7 +158,7 @@ struct ResidualEchoSuppressor: ~Copyable {
         rows = floats(bands * frameSize)
         noiseRows = floats(bands * frameSize)
         noise = floats(frameSize)
-        storage = floats(10 * bands)
+        storage = floats(12 * bands)
         error = storage
         echo = storage + bands
         residual = storage + 2 * bands
@@ -167,6 +169,8 @@ struct ResidualEchoSuppressor: ~Copyable {
         noiseEnergy = storage + 7 * bands
         noisePower = storage + 8 * bands
         coherenceGain = storage + 9 * bands
+        comfortLevel = storage + 10 * bands
+        comfortStep = storage + 11 * bands
         for b in 0..<bands {
             coherenceGain[b] = 1
             gain[b] = 1
@@ -439,14 +443,51 @@ struct ResidualEchoSuppressor: ~Copyable {
             let np = noiseEnergy[b] / Float(f)
             noisePower[b] = noisePower[b] == 0 ? np : noisePower[b] + 0.05 * (np - noisePower[b])
             let level = RealtimeMath.squareRoot(outputFloor[b] / max(noisePower[b], 1e-20))
-            let cStart = level * keptStart
-            let cDelta = (level * keptEnd - cStart) * step
-            let noiseRow = noiseRows + b * f
-            var c = cStart
-            for i in 0..<f {
-                c += cDelta
-                frame[i] += c * noiseRow[i]
+            comfortLevel[b] = level * keptStart
+            comfortStep[b] = (level * keptEnd - comfortLevel[b]) * step
+        }
+        addComfortNoise(to: frame)
+    }
+
+    /// Adds each band's noise row, its amplitude ramping from `comfortLevel` by `comfortStep` a
+    /// sample. With six bands (every rate from 14 kHz up) all bands go in one pass, whose six
+    /// ramps run side by side; each sample still gets its bands added in band order, as the
+    /// band-by-band passes add them, so the numbers are the same.
+    @inline(__always) @_noLocks
+    private func addComfortNoise(to frame: UnsafeMutablePointer<Float>) {
+        let f = frameSize
+        guard bands == 6 else {
+            for b in 0..<bands {
+                let noiseRow = noiseRows + b * f
+                var c = comfortLevel[b]
+                for i in 0..<f {
+                    c += comfortStep[b]
+                    frame[i] += c * noiseRow[i]
+                }
             }
+            return
+        }
+        var (c0, c1, c2) = (comfortLevel[0], comfortLevel[1], comfortLevel[2])
+        var (c3, c4, c5) = (comfortLevel[3], comfortLevel[4], comfortLevel[5])
+        let (d0, d1, d2) = (comfortStep[0], comfortStep[1], comfortStep[2])
+        let (d3, d4, d5) = (comfortStep[3], comfortStep[4], comfortStep[5])
+        let (n0, n1, n2) = (noiseRows, noiseRows + f, noiseRows + 2 * f)
+        let (n3, n4, n5) = (noiseRows + 3 * f, noiseRows + 4 * f, noiseRows + 5 * f)
+        for i in 0..<f {
+            c0 += d0
+            c1 += d1
+            c2 += d2
+            c3 += d3
+            c4 += d4
+            c5 += d5
+            var x = frame[i]
+            x += c0 * n0[i]
+            x += c1 * n1[i]
+            x += c2 * n2[i]
+            x += c3 * n3[i]
+            x += c4 * n4[i]
+            x += c5 * n5[i]
+            frame[i] = x
         }
     }
 
