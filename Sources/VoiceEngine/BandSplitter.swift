@@ -16,6 +16,9 @@ struct BandSplitter {
     private let coefficients: UnsafeMutablePointer<Float>
     /// Transposed direct form II state, two per split.
     private let state: UnsafeMutablePointer<Float>
+    /// The state after the last `splitFiveAlongside` that ran this splitter as its second
+    /// lane, until `commitPending` makes it the state (see `splitFiveAlongside`).
+    private let pending: UnsafeMutablePointer<Float>
 
     /// Bands split at `edges` (Hz, ascending; edges at or above 0.45·`sampleRate` are dropped).
     init(edges: [Double], sampleRate: Int) {
@@ -24,6 +27,8 @@ struct BandSplitter {
         coefficients = .allocate(capacity: max(1, usable.count) * 5)
         state = .allocate(capacity: max(1, usable.count) * 2)
         state.initialize(repeating: 0, count: max(1, usable.count) * 2)
+        pending = .allocate(capacity: max(1, usable.count) * 2)
+        pending.initialize(repeating: 0, count: max(1, usable.count) * 2)
         for (s, f) in usable.enumerated() {
             // RBJ cookbook low-pass, Q = 1/√2 (Butterworth).
             let w0 = 2 * Double.pi * f / Double(sampleRate)
@@ -44,6 +49,7 @@ struct BandSplitter {
     func deallocate() {
         coefficients.deallocate()
         state.deallocate()
+        pending.deallocate()
     }
 
     /// Clears the filters' memory.
@@ -126,11 +132,11 @@ struct BandSplitter {
         _ input: UnsafePointer<Float>, _ n: Int, into output: UnsafeMutablePointer<Float>, stride: Int,
         energy: UnsafeMutablePointer<Float>
     ) {
-        var s0 = Section(coefficients, state, 0)
-        var s1 = Section(coefficients, state, 1)
-        var s2 = Section(coefficients, state, 2)
-        var s3 = Section(coefficients, state, 3)
-        var s4 = Section(coefficients, state, 4)
+        var s0 = Section<Float>(coefficients, state, 0)
+        var s1 = Section<Float>(coefficients, state, 1)
+        var s2 = Section<Float>(coefficients, state, 2)
+        var s3 = Section<Float>(coefficients, state, 3)
+        var s4 = Section<Float>(coefficients, state, 4)
         let r0 = output, r1 = output + stride, r2 = output + 2 * stride, r3 = output + 3 * stride
         let r4 = output + 4 * stride, rest = output + 5 * stride
         var e: Float = 0
@@ -153,24 +159,72 @@ struct BandSplitter {
     }
 
     /// One split's filter while `splitFive` runs: coefficients and state in registers.
-    private struct Section {
-        let b0, b1, b2, a1, a2: Float
-        var z1, z2: Float
-        /// Sum of squares of the band so far.
-        var energy: Float = 0
-
-        /// Split `index`'s coefficients and state.
-        @inline(__always)
-        init(_ coefficients: UnsafeMutablePointer<Float>, _ state: UnsafeMutablePointer<Float>, _ index: Int) {
-            let k = coefficients + 5 * index
-            (b0, b1, b2, a1, a2) = (k[0], k[1], k[2], k[3], k[4])
-            (z1, z2) = (state[2 * index], state[2 * index + 1])
+    /// `split` of `input` through this splitter and of `second` through `other`, both with
+    /// exactly five splits and the same edges, in one pass: the two cascades run in the two
+    /// lanes of SIMD2 operations, each lane doing `splitFive`'s operations on its own values
+    /// (the same numbers). Rows go to `output` and `secondOutput` at stride `n`.
+    ///
+    /// `other`'s state is only read: its state after the block waits in `other`'s pending
+    /// state, and `other.commitPending()` adopts it. A caller that may not need the second
+    /// split (the post-filter's comfort noise) runs it alongside for free and commits only
+    /// when it uses it, so `other` then ran exactly the blocks it was used for.
+    ///
+    /// - Realtime: safe.
+    @_noLocks
+    func splitFiveAlongside(
+        _ input: UnsafePointer<Float>, _ n: Int, into output: UnsafeMutablePointer<Float>,
+        energy: UnsafeMutablePointer<Float>, other: BandSplitter, second: UnsafePointer<Float>,
+        into secondOutput: UnsafeMutablePointer<Float>, energy secondEnergy: UnsafeMutablePointer<Float>
+    ) {
+        var s0 = Section<SIMD2<Float>>(coefficients, state, other.state, 0)
+        var s1 = Section<SIMD2<Float>>(coefficients, state, other.state, 1)
+        var s2 = Section<SIMD2<Float>>(coefficients, state, other.state, 2)
+        var s3 = Section<SIMD2<Float>>(coefficients, state, other.state, 3)
+        var s4 = Section<SIMD2<Float>>(coefficients, state, other.state, 4)
+        var e = SIMD2<Float>()
+        for i in 0..<n {
+            var x = SIMD2<Float>(input[i], second[i])
+            let y0 = s0.step(&x)
+            let y1 = s1.step(&x)
+            let y2 = s2.step(&x)
+            let y3 = s3.step(&x)
+            let y4 = s4.step(&x)
+            (output[i], secondOutput[i]) = (y0[0], y0[1])
+            (output[n + i], secondOutput[n + i]) = (y1[0], y1[1])
+            (output[2 * n + i], secondOutput[2 * n + i]) = (y2[0], y2[1])
+            (output[3 * n + i], secondOutput[3 * n + i]) = (y3[0], y3[1])
+            (output[4 * n + i], secondOutput[4 * n + i]) = (y4[0], y4[1])
+            (output[5 * n + i], secondOutput[5 * n + i]) = (x[0], x[1])
+            e += x * x
         }
+        s0.store(state, energy, other.pending, secondEnergy, 0)
+        s1.store(state, energy, other.pending, secondEnergy, 1)
+        s2.store(state, energy, other.pending, secondEnergy, 2)
+        s3.store(state, energy, other.pending, secondEnergy, 3)
+        s4.store(state, energy, other.pending, secondEnergy, 4)
+        energy[5] += e[0]
+        secondEnergy[5] += e[1]
+    }
+
+    /// Makes the state a `splitFiveAlongside` left pending the splitter's state.
+    /// - Realtime: safe.
+    @_noLocks
+    func commitPending() {
+        for i in 0..<(2 * max(1, bands - 1)) { state[i] = pending[i] }
+    }
+
+    /// One split's filter, on one cascade (`Float`) or two side by side (`SIMD2<Float>`, lane by
+    /// lane the same operations).
+    fileprivate struct Section<Lanes: SplitterLanes> {
+        let b0, b1, b2, a1, a2: Lanes
+        var z1, z2: Lanes
+        /// Sum of squares of the band so far.
+        var energy = Lanes.zero
 
         /// Takes `x`, returns its band sample and leaves the rest (x − band) in `x`: the same
         /// operations as `splitInTurn`'s inner loop.
         @inline(__always)
-        mutating func step(_ x: inout Float) -> Float {
+        mutating func step(_ x: inout Lanes) -> Lanes {
             let y = b0 * x + z1
             z1 = b1 * x - a1 * y + z2
             z2 = b2 * x - a2 * y
@@ -178,14 +232,65 @@ struct BandSplitter {
             energy += y * y
             return y
         }
+    }
+}
 
-        /// Keeps the state for the next block, denormals flushed, and adds the band's energy
-        /// (as `splitInTurn`).
-        @inline(__always)
-        func store(_ state: UnsafeMutablePointer<Float>, _ energies: UnsafeMutablePointer<Float>, _ index: Int) {
-            state[2 * index] = abs(z1) < 1e-25 ? 0 : z1
-            state[2 * index + 1] = abs(z2) < 1e-25 ? 0 : z2
-            energies[index] += energy
-        }
+/// What a band split computes with: one sample (`Float`) or two cascades' samples side by side.
+private protocol SplitterLanes {
+    static var zero: Self { get }
+    static func + (lhs: Self, rhs: Self) -> Self
+    static func - (lhs: Self, rhs: Self) -> Self
+    static func * (lhs: Self, rhs: Self) -> Self
+    static func += (lhs: inout Self, rhs: Self)
+}
+
+extension Float: SplitterLanes {}
+extension SIMD2: SplitterLanes where Scalar == Float {}
+
+extension BandSplitter.Section where Lanes == Float {
+    /// Split `index`'s coefficients and state.
+    @inline(__always)
+    init(_ coefficients: UnsafeMutablePointer<Float>, _ state: UnsafeMutablePointer<Float>, _ index: Int) {
+        let k = coefficients + 5 * index
+        (b0, b1, b2, a1, a2) = (k[0], k[1], k[2], k[3], k[4])
+        (z1, z2) = (state[2 * index], state[2 * index + 1])
+    }
+
+    /// Keeps the state for the next block, denormals flushed, and adds the band's energy (as
+    /// `splitInTurn`).
+    @inline(__always)
+    func store(_ state: UnsafeMutablePointer<Float>, _ energies: UnsafeMutablePointer<Float>, _ index: Int) {
+        state[2 * index] = abs(z1) < 1e-25 ? 0 : z1
+        state[2 * index + 1] = abs(z2) < 1e-25 ? 0 : z2
+        energies[index] += energy
+    }
+}
+
+extension BandSplitter.Section where Lanes == SIMD2<Float> {
+    /// Split `index`'s coefficients (both lanes) and its state in `first` (lane 0) and `second`.
+    @inline(__always)
+    init(
+        _ coefficients: UnsafeMutablePointer<Float>, _ first: UnsafeMutablePointer<Float>,
+        _ second: UnsafeMutablePointer<Float>, _ index: Int
+    ) {
+        let k = coefficients + 5 * index
+        (b0, b1, b2) = (Lanes(repeating: k[0]), Lanes(repeating: k[1]), Lanes(repeating: k[2]))
+        (a1, a2) = (Lanes(repeating: k[3]), Lanes(repeating: k[4]))
+        z1 = Lanes(first[2 * index], second[2 * index])
+        z2 = Lanes(first[2 * index + 1], second[2 * index + 1])
+    }
+
+    /// `store` for each lane: lane 0 into `first`, lane 1 into `second`.
+    @inline(__always)
+    func store(
+        _ first: UnsafeMutablePointer<Float>, _ firstEnergies: UnsafeMutablePointer<Float>,
+        _ second: UnsafeMutablePointer<Float>, _ secondEnergies: UnsafeMutablePointer<Float>, _ index: Int
+    ) {
+        first[2 * index] = abs(z1[0]) < 1e-25 ? 0 : z1[0]
+        first[2 * index + 1] = abs(z2[0]) < 1e-25 ? 0 : z2[0]
+        second[2 * index] = abs(z1[1]) < 1e-25 ? 0 : z1[1]
+        second[2 * index + 1] = abs(z2[1]) < 1e-25 ? 0 : z2[1]
+        firstEnergies[index] += energy[0]
+        secondEnergies[index] += energy[1]
     }
 }

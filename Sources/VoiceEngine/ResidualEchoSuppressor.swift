@@ -408,7 +408,19 @@ struct ResidualEchoSuppressor: ~Copyable {
             noiseEnergy[b] = 0
         }
         // The rows are only measured here: the frame itself gets one gain (see the type's notes).
-        splitter.split(frame, f, into: rows, stride: f, energy: outputEnergy)
+        // With five splits, the comfort noise's split rides along in the second lane before it
+        // is known to be needed; unused, it is undone (the noise generator and its splitter are
+        // left as they were), so the output is the same as splitting it only when needed.
+        let alongside = bands == 6
+        let randomBefore = random
+        if alongside {
+            for i in 0..<f { noise[i] = nextRandom() }
+            splitter.splitFiveAlongside(
+                frame, f, into: rows, energy: outputEnergy, other: noiseSplitter, second: noise, into: noiseRows,
+                energy: noiseEnergy)
+        } else {
+            splitter.split(frame, f, into: rows, stride: f, energy: outputEnergy)
+        }
         var kept: Float = 0
         var total: Float = 0
         for b in 0..<bands {
@@ -434,9 +446,16 @@ struct ResidualEchoSuppressor: ~Copyable {
             outputFloor[b] = power < outputFloor[b] ? max(power, 1e-14) : outputFloor[b] * floorRise
         }
         // An open gain took nothing away: no comfort noise to make (most frames with voice).
-        guard min(start, end) < 0.9999 else { return }
-        for i in 0..<f { noise[i] = nextRandom() }
-        noiseSplitter.split(noise, f, into: noiseRows, stride: f, energy: noiseEnergy)
+        guard min(start, end) < 0.9999 else {
+            random = randomBefore
+            return
+        }
+        if alongside {
+            noiseSplitter.commitPending()
+        } else {
+            for i in 0..<f { noise[i] = nextRandom() }
+            noiseSplitter.split(noise, f, into: noiseRows, stride: f, energy: noiseEnergy)
+        }
         let keptStart = RealtimeMath.squareRoot(max(0, 1 - start * start))
         let keptEnd = RealtimeMath.squareRoot(max(0, 1 - end * end))
         for b in 0..<bands {

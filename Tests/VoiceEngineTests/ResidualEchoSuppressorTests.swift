@@ -75,6 +75,57 @@ struct ResidualEchoSuppressorTests {
         #expect(energyA.allSatisfy { $0 > 0 })
     }
 
+    @Test(
+        "two signals split alongside give each one's own split to the bit, and the second splitter moves on only when committed",
+        arguments: [16_000, 48_000])
+    func splitterAlongsideEqualsTwoSplits(rate: Int) {
+        let edges = ResidualEchoSuppressor.edges
+        let first = BandSplitter(edges: edges, sampleRate: rate)
+        let second = BandSplitter(edges: edges, sampleRate: rate)
+        let firstAlone = BandSplitter(edges: edges, sampleRate: rate)
+        let secondAlone = BandSplitter(edges: edges, sampleRate: rate)
+        defer {
+            for splitter in [first, second, firstAlone, secondAlone] { splitter.deallocate() }
+        }
+        let frame = rate / 125
+        let count = frame * 60
+        let x = Signals.speechLike(count: count, sampleRate: rate, rms: 0.1, seed: 9)
+        let y = Signals.speechLike(count: count, sampleRate: rate, rms: 0.3, seed: 4)
+        let rows = (0..<4).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: 6 * frame) }
+        defer { rows.forEach { $0.deallocate() } }
+        // Band energies: of the first and second signals split alongside, then each alone.
+        var firstEnergy = [Float](repeating: 0, count: 6)
+        var secondEnergy = firstEnergy
+        var firstAloneEnergy = firstEnergy
+        var secondAloneEnergy = firstEnergy
+        var differing = 0
+        var committed = 0
+        for start in stride(from: 0, to: count, by: frame) {
+            x.withUnsafeBufferPointer { xs in
+                y.withUnsafeBufferPointer { ys in
+                    first.splitFiveAlongside(
+                        xs.baseAddress! + start, frame, into: rows[0], energy: &firstEnergy, other: second,
+                        second: ys.baseAddress! + start, into: rows[1], energy: &secondEnergy)
+                    firstAlone.split(
+                        xs.baseAddress! + start, frame, into: rows[2], stride: frame, energy: &firstAloneEnergy)
+                    // The second signal counts every third frame only: the frames between are undone.
+                    if (start / frame) % 3 == 0 {
+                        second.commitPending()
+                        committed += 1
+                        secondAlone.split(
+                            ys.baseAddress! + start, frame, into: rows[3], stride: frame, energy: &secondAloneEnergy)
+                        for i in 0..<(6 * frame) where rows[1][i].bitPattern != rows[3][i].bitPattern { differing += 1 }
+                    }
+                }
+            }
+            for i in 0..<(6 * frame) where rows[0][i].bitPattern != rows[2][i].bitPattern { differing += 1 }
+        }
+        #expect(committed == 20)
+        #expect(differing == 0)
+        #expect(firstEnergy.map(\.bitPattern) == firstAloneEnergy.map(\.bitPattern))
+        #expect(firstEnergy.allSatisfy { $0 > 0 } && secondAloneEnergy.allSatisfy { $0 > 0 })
+    }
+
     /// Background noise with a loud echo estimate over it: the gain closes and comfort noise
     /// takes the noise's place at its own level.
     @Test(
