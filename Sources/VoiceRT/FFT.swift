@@ -9,12 +9,10 @@ import Foundation
 public struct FFT: ~Copyable {
     /// Number of complex points.
     public let size: Int
-    @usableFromInline let cosTable: UnsafeMutablePointer<Float>
-    @usableFromInline let sinTable: UnsafeMutablePointer<Float>
     @usableFromInline let bitReverse: UnsafeMutablePointer<Int32>
-    /// The twiddles of each stage laid out in order: the stage joining `half`-point transforms
-    /// uses `stageCos[half + k]`, `stageSin[half + k]` for k < `half` (the tables' entries
-    /// k · size / (2 · half)), so four neighbouring butterflies load their twiddles at once.
+    /// The twiddles e^{-2πi j/size} of each stage laid out in order: the stage joining
+    /// `half`-point transforms uses `stageCos[half + k]`, `stageSin[half + k]` for k < `half`
+    /// (j = k · size / (2 · half)), so four neighbouring butterflies load their twiddles at once.
     @usableFromInline let stageCos: UnsafeMutablePointer<Float>
     @usableFromInline let stageSin: UnsafeMutablePointer<Float>
 
@@ -22,13 +20,6 @@ public struct FFT: ~Copyable {
     public init(size: Int) {
         precondition(size >= 2 && size & (size - 1) == 0, "FFT size must be a power of two")
         self.size = size
-        cosTable = .allocate(capacity: size / 2)
-        sinTable = .allocate(capacity: size / 2)
-        for k in 0..<(size / 2) {
-            let angle = -2 * Double.pi * Double(k) / Double(size)
-            cosTable[k] = Float(cos(angle))
-            sinTable[k] = Float(sin(angle))
-        }
         stageCos = .allocate(capacity: size)
         stageSin = .allocate(capacity: size)
         stageCos[0] = 0
@@ -36,8 +27,9 @@ public struct FFT: ~Copyable {
         var half = 1
         while half < size {
             for k in 0..<half {
-                stageCos[half + k] = cosTable[k * (size / (2 * half))]
-                stageSin[half + k] = sinTable[k * (size / (2 * half))]
+                let angle = -2 * Double.pi * Double(k * (size / (2 * half))) / Double(size)
+                stageCos[half + k] = Float(cos(angle))
+                stageSin[half + k] = Float(sin(angle))
             }
             half <<= 1
         }
@@ -52,8 +44,6 @@ public struct FFT: ~Copyable {
     }
 
     deinit {
-        cosTable.deallocate()
-        sinTable.deallocate()
         stageCos.deallocate()
         stageSin.deallocate()
         bitReverse.deallocate()
@@ -161,14 +151,10 @@ public struct FFT: ~Copyable {
                 let vr = Self.load(stageCos + second + k + half)
                 let vi = Self.load(stageSin + second + k + half) * sign
                 let (a1, b1, a3, b3) = Self.butterfly(r1, i1, r3, i3, vr, vi)
-                Self.store(a0, re + p0)
-                Self.store(b0, im + p0)
-                Self.store(a1, re + p1)
-                Self.store(b1, im + p1)
-                Self.store(a2, re + p2)
-                Self.store(b2, im + p2)
-                Self.store(a3, re + p3)
-                Self.store(b3, im + p3)
+                Self.store(a0, b0, re, im, p0)
+                Self.store(a1, b1, re, im, p1)
+                Self.store(a2, b2, re, im, p2)
+                Self.store(a3, b3, re, im, p3)
                 k += 4
             }
             start += half * 4
@@ -191,9 +177,14 @@ public struct FFT: ~Copyable {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
     }
 
+    /// Stores four complex values, real parts at `re + i`, imaginary parts at `im + i`.
     @inline(__always)
-    private static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+    private static func store(
+        _ real: SIMD4<Float>, _ imaginary: SIMD4<Float>, _ re: UnsafeMutablePointer<Float>,
+        _ im: UnsafeMutablePointer<Float>, _ i: Int
+    ) {
+        UnsafeMutableRawPointer(re + i).storeBytes(of: real, as: SIMD4<Float>.self)
+        UnsafeMutableRawPointer(im + i).storeBytes(of: imaginary, as: SIMD4<Float>.self)
     }
 
     /// The first two radix-2 stages in one pass over blocks of four: their twiddles are 1 and
@@ -201,8 +192,9 @@ public struct FFT: ~Copyable {
     /// without their short inner loops (a third of a 512-point transform's instructions).
     @inline(__always) @_noLocks
     private func firstTwoStages(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, sign: Float) {
-        let wr = cosTable[size / 4]
-        let wi = sign * sinTable[size / 4]
+        // The quarter turn: the half-2 stage's twiddle k = 1.
+        let wr = stageCos[3]
+        let wi = sign * stageSin[3]
         var s = 0
         while s < size {
             // Stage 1: pairs (s, s+1) and (s+2, s+3), twiddle 1.
@@ -261,10 +253,8 @@ public struct FFT: ~Copyable {
                 let b = a + half
                 let (ar, ai, br, bi) = Self.butterfly(
                     Self.load(re + a), Self.load(im + a), Self.load(re + b), Self.load(im + b), wr, wi)
-                Self.store(ar, re + a)
-                Self.store(ai, im + a)
-                Self.store(br, re + b)
-                Self.store(bi, im + b)
+                Self.store(ar, ai, re, im, a)
+                Self.store(br, bi, re, im, b)
                 k += 4
             }
             start += half * 2
@@ -276,20 +266,14 @@ public struct FFT: ~Copyable {
     private func butterfliesScalar(
         _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, half: Int, sign: Float
     ) {
-        let stride = size / (half * 2)
         var start = 0
         while start < size {
             for k in 0..<half {
-                let wr = cosTable[k * stride]
-                let wi = sign * sinTable[k * stride]
+                let wr = stageCos[half + k]
+                let wi = sign * stageSin[half + k]
                 let a = start + k
                 let b = a + half
-                let tr = re[b] * wr - im[b] * wi
-                let ti = re[b] * wi + im[b] * wr
-                re[b] = re[a] - tr
-                im[b] = im[a] - ti
-                re[a] += tr
-                im[a] += ti
+                (re[a], im[a], re[b], im[b]) = Self.butterfly(re[a], im[a], re[b], im[b], wr, wi)
             }
             start += half * 2
         }
