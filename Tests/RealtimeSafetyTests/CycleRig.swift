@@ -20,8 +20,11 @@ final class CycleRig {
     private(set) var recordings: [Recording] = []
     private let folder: String
 
+    /// Builds the host; recordings go to `folder` (a fresh one under the temporary folder when
+    /// nil), which the rig creates and removes when it goes.
     init(
-        configuration: EngineConfiguration, rate: Int, block: Int, referenceChannels: Int, cycleFrames: Int? = nil
+        configuration: EngineConfiguration, rate: Int, block: Int, referenceChannels: Int, cycleFrames: Int? = nil,
+        folder: String? = nil
     ) throws {
         host = try CycleHost(
             configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
@@ -33,8 +36,8 @@ final class CycleRig {
             p.initialize(repeating: 0, count: frames)
             return p
         }
-        folder = NSTemporaryDirectory() + "voicerack-rt-\(getpid())-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        self.folder = folder ?? NSTemporaryDirectory() + "voicerack-rt-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
     }
 
     deinit {

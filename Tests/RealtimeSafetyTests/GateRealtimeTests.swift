@@ -17,9 +17,10 @@ struct GateRealtimeTests {
     static let rate = 48_000
     static let block = 256
 
-    func rig(_ preset: String = "echo-cancel") throws -> CycleRig {
+    func rig(_ preset: String = "echo-cancel", folder: String? = nil) throws -> CycleRig {
         let configuration = try PresetLibrary.standard().load(preset).configuration
-        return try CycleRig(configuration: configuration, rate: Self.rate, block: Self.block, referenceChannels: 2)
+        return try CycleRig(
+            configuration: configuration, rate: Self.rate, block: Self.block, referenceChannels: 2, folder: folder)
     }
 
     @Test("a transport-gated take opens, records and closes inside the region; its file carries the transport frame")
@@ -117,9 +118,9 @@ struct GateRealtimeTests {
     /// and `cycles` cycles of noise rendered (freewheeling or not), those from `regionFrom` on
     /// inside the sanitizer's region.
     func renderWithStalledWriter(
-        seconds: Double, cycles: Int, freewheeling: Bool, regionFrom: Int = .max
+        seconds: Double, cycles: Int, freewheeling: Bool, regionFrom: Int = .max, folder: String? = nil
     ) throws -> CycleRig {
-        let rig = try rig("raw")
+        let rig = try rig("raw", folder: folder)
         try rig.record([.voice], bufferSeconds: 0.1)
         rig.recordings[0].stallWriter(seconds: seconds)
         let mic = Signals.whiteNoise(count: Self.block, rms: 0.05, seed: 6)
@@ -178,10 +179,15 @@ struct GateRealtimeTests {
     @Test("the freewheel wait is what the sanitizer stops in a real-time region (so the test above it can fail)")
     func sanitizerCatchesTheFreewheelWait() async {
         guard RenderCycleRealtimeTests.sanitizerExpected else { return }
-        await #expect(processExitsWith: .exitCode(43)) {
+        // The child process dies inside the rig, so the rig cannot remove its recording folder:
+        // this process names it and removes it.
+        let folder = NSTemporaryDirectory() + "voicerack-rt-exit-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        await #expect(processExitsWith: .exitCode(43)) { [folder = folder as String] in
             _ = try GateRealtimeTests().renderWithStalledWriter(
-                seconds: 30, cycles: 100, freewheeling: true, regionFrom: 0)
+                seconds: 30, cycles: 100, freewheeling: true, regionFrom: 0, folder: folder)
         }
+        #expect(FileManager.default.fileExists(atPath: folder), "the child recorded somewhere else")
     }
 
     @Test("a backing track following the transport: the locate handshake and a roll inside the region")
