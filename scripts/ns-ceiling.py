@@ -17,9 +17,16 @@ Each row changes one thing:
   estimated-frame  the same framing with the noise spectrum estimated from the mic alone:
                    frames whose 200-4000 Hz power is under the running 20th percentile of that
                    power plus 4 dB update the spectrum (0.5 s time constant)
+  adaptive-frame   the same framing, estimate and floor chosen by how steady the noise is (the
+                   spread between the 2nd and 10th percentiles of the last 4 s of frame powers:
+                   ~0.5 dB for pink or fan noise, 2.5-3 dB for babble). Steady noise: each bin's
+                   log power averaged over the gated frames (2 s) plus 1.5 dB, floor -22 dB.
+                   Babble: each bin's power averaged over frames up to 8 dB over the percentile
+                   (1.5 s), so the estimate reads high, with a shallow floor, -12 dB; in between
+                   both blend. --floor-db does not apply to this row
 
 Usage (the scenarios are the ones scripts/eval.sh generates):
-  python3 scripts/ns-ceiling.py [--scenarios DIR] [--eval DIR] [--floor-db -20]
+  python3 scripts/ns-ceiling.py [--scenarios DIR] [--eval DIR] [--floor-db -20] [--methods a,b]
 """
 import argparse
 import os
@@ -94,13 +101,50 @@ class QuantileNoiseTracker:
         return self.noise
 
 
+class AdaptiveNoiseTracker:
+    """A noise spectrum and gain floor that follow how steady the noise is (babble or not)."""
+
+    STEADY_FLOOR_DB, BABBLE_FLOOR_DB = -22.0, -12.0
+    WINDOW_S = 4.0
+
+    def __init__(self, rate, size):
+        freqs = np.arange(size // 2 + 1) * rate / size
+        self.band = (freqs >= 200) & (freqs <= 4000)
+        self.log_smoothing = np.exp(-FRAME_S / 2.0)
+        self.linear_smoothing = np.exp(-FRAME_S / 1.5)
+        self.floor_db, self.levels = None, []
+
+    def update(self, power):
+        """Returns this frame's noise spectrum and gain floor (linear)."""
+        level = 10 * np.log10(np.sum(power[self.band]) + 1e-20)
+        if self.floor_db is None:
+            self.floor_db, self.log_noise, self.linear_noise = level, np.log(power + 1e-20), power.copy()
+        self.floor_db += 0.06 if level > self.floor_db else -0.24  # the 20th percentile, as above
+        if level < self.floor_db + 4:
+            self.log_noise = self.log_smoothing * self.log_noise + (1 - self.log_smoothing) * np.log(power + 1e-20)
+        if level < self.floor_db + 8:
+            self.linear_noise = self.linear_smoothing * self.linear_noise + (1 - self.linear_smoothing) * power
+        self.levels = (self.levels + [level])[-int(self.WINDOW_S / FRAME_S) :]
+        low, high = np.percentile(self.levels, [2, 10]) if len(self.levels) > 50 else (0, 0)
+        babble = np.clip((high - low) - 1.5, 0, 1)  # 0 under 1.5 dB of spread, 1 over 2.5
+        steady = self.log_noise + np.log(10**0.15)  # + 1.5 dB: a log mean reads under the mean
+        noise = np.exp((1 - babble) * steady + babble * np.log(self.linear_noise + 1e-20))
+        floor_db = (1 - babble) * self.STEADY_FLOOR_DB + babble * self.BABBLE_FLOOR_DB
+        return noise, 10 ** (floor_db / 20)
+
+
 def frame_suppressor(mic, noise, rate, floor, estimate):
-    """Suppression at the preprocessor's latency: hop N, asymmetric windows, output N late."""
+    """Suppression at the preprocessor's latency: hop N, asymmetric windows, output N late.
+
+    estimate: None (the true spectrum), "quantile" or "adaptive" (which also sets the floor).
+    """
     hop = int(FRAME_S * rate)
     size = 4 * hop
     analysis, synthesis = asymmetric_windows(hop)
-    if estimate:
+    if estimate == "quantile":
         tracker = QuantileNoiseTracker(rate, size)
+    elif estimate == "adaptive":
+        tracker = AdaptiveNoiseTracker(rate, size)
     else:
         frames = [noise[i : i + size] * analysis for i in range(0, len(noise) - size, hop)]
         oracle = np.mean(np.abs(np.fft.rfft(frames, axis=1)) ** 2, axis=0)
@@ -109,7 +153,10 @@ def frame_suppressor(mic, noise, rate, floor, estimate):
         segment = mic[(k + 1) * hop - size : (k + 1) * hop]
         spectrum = np.fft.rfft(segment * analysis)
         power = np.abs(spectrum) ** 2
-        noise_power = tracker.update(power) if estimate else oracle
+        if estimate == "adaptive":
+            noise_power, floor = tracker.update(power)
+        else:
+            noise_power = tracker.update(power) if estimate else oracle
         gain = log_mmse_gain(power, noise_power, previous, floor)
         previous = gain**2 * power
         overlap = np.concatenate([overlap[hop:], np.zeros(hop)]) + np.fft.irfft(gain * spectrum, size) * synthesis
@@ -120,8 +167,9 @@ def frame_suppressor(mic, noise, rate, floor, estimate):
 
 METHODS = {
     "oracle-32ms": lambda mic, noise, rate, floor: oracle_32ms(mic, noise, rate, floor),
-    "oracle-frame": lambda mic, noise, rate, floor: frame_suppressor(mic, noise, rate, floor, False),
-    "estimated-frame": lambda mic, noise, rate, floor: frame_suppressor(mic, noise, rate, floor, True),
+    "oracle-frame": lambda mic, noise, rate, floor: frame_suppressor(mic, noise, rate, floor, None),
+    "estimated-frame": lambda mic, noise, rate, floor: frame_suppressor(mic, noise, rate, floor, "quantile"),
+    "adaptive-frame": lambda mic, noise, rate, floor: frame_suppressor(mic, noise, rate, floor, "adaptive"),
 }
 
 
@@ -131,13 +179,15 @@ def main():
     parser.add_argument("--scenarios", default=f"{tmp}/voicerack-scen48000", help="one rate's scenario folder")
     parser.add_argument("--eval", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "eval"))
     parser.add_argument("--floor-db", type=float, default=-20.0, help="lowest gain, dB")
+    parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated rows to run")
     args = parser.parse_args()
     sys.path.insert(0, args.eval)
     import metrics  # the yardstick's scoring, so the numbers are scripts/eval.sh's
 
     floor = 10 ** (args.floor_db / 20)
     print(f"{'method':16s} " + " ".join(f"{n[3:]:>7s}" for n in NOISE_SCENARIOS) + "  average")
-    for name, method in METHODS.items():
+    for name in args.methods.split(","):
+        method = METHODS[name]
         gains = []
         for scenario in NOISE_SCENARIOS:
             folder = Path(args.scenarios) / scenario
