@@ -205,18 +205,26 @@ final class StreamSender: @unchecked Sendable {
 
     /// The live connection broke: what still waited in libshout's queue never went on air.
     private func drop(_ error: StreamError) {
-        if let connection {
-            let queued = connection.queuedBytes
-            bytesEarlier += bytesHanded - queued
-            let seconds = Double(queued) / (Double(target.bitrateKbps) * 125)
-            let frames = min(framesOnAir, Int(seconds * Double(sampleRate)))
-            framesOnAir -= frames
-            framesLost += frames
-        }
+        if let connection { settleQueue(of: connection) }
         connection = nil
         encoder = nil
         bytesHanded = 0
         retry(error)
+    }
+
+    /// Closes the books on `connection`, which is going away: the bytes libshout still queues
+    /// never go on air, so the frames they hold (their length at the target's bitrate) move from
+    /// on air to lost, and the rest count as sent. Returns the frames moved.
+    @discardableResult
+    private func settleQueue(of connection: ShoutConnection) -> Int {
+        let queued = connection.queuedBytes
+        bytesEarlier += bytesHanded - queued
+        bytesHanded = 0
+        let seconds = Double(queued) / (Double(target.bitrateKbps) * 125)
+        let frames = min(framesOnAir, Int(seconds * Double(sampleRate)))
+        framesOnAir -= frames
+        framesLost += frames
+        return frames
     }
 
     private func retry(_ error: StreamError) {
@@ -250,9 +258,13 @@ final class StreamSender: @unchecked Sendable {
                 if case .failed = connection.flush() { break }
                 usleep(5_000)
             }
-            bytesEarlier += bytesHanded - connection.queuedBytes
-            bytesHanded = 0
+            let unsent = settleQueue(of: connection)
             connection.close()
+            if unsent > 0 {
+                note(
+                    "stream: the last \(Self.seconds(Double(unsent) / Double(sampleRate))) did not leave the network queue "
+                        + "within \(Self.seconds(options.drainTimeout)); counted as lost")
+            }
         }
         connection = nil
         encoder = nil
