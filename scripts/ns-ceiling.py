@@ -32,6 +32,7 @@ import argparse
 import os
 import sys
 import tempfile
+from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -81,50 +82,63 @@ def asymmetric_windows(hop):
     return analysis, synthesis
 
 
-class QuantileNoiseTracker:
-    """Noise spectrum from frames whose band power sits near its running 20th percentile."""
+class PercentileGate:
+    """A frame's 200-4000 Hz level (dB) against its running 20th percentile."""
 
     def __init__(self, rate, size):
         freqs = np.arange(size // 2 + 1) * rate / size
         self.band = (freqs >= 200) & (freqs <= 4000)
-        self.smoothing = np.exp(-FRAME_S / 0.5)
-        self.floor_db, self.noise = None, None
+        self.floor_db = None
 
-    def update(self, power):
+    def level(self, power):
+        """This frame's level in dB; moves the percentile: 0.06 dB up per frame above it, 0.24 down."""
         level = 10 * np.log10(np.sum(power[self.band]) + 1e-20)
         if self.floor_db is None:
-            self.floor_db, self.noise = level, power.copy()
-        # a 20th-percentile tracker: 0.06 dB up per frame above it, 0.24 dB down below it
+            self.floor_db = level
         self.floor_db += 0.06 if level > self.floor_db else -0.24
+        return level
+
+
+class QuantileNoiseTracker(PercentileGate):
+    """Noise spectrum from frames whose band power sits near its running 20th percentile."""
+
+    def __init__(self, rate, size):
+        super().__init__(rate, size)
+        self.smoothing = np.exp(-FRAME_S / 0.5)
+        self.noise = None
+
+    def update(self, power):
+        level = self.level(power)
+        if self.noise is None:
+            self.noise = power.copy()
         if level < self.floor_db + 4:
             self.noise = self.smoothing * self.noise + (1 - self.smoothing) * power
         return self.noise
 
 
-class AdaptiveNoiseTracker:
+class AdaptiveNoiseTracker(PercentileGate):
     """A noise spectrum and gain floor that follow how steady the noise is (babble or not)."""
 
     STEADY_FLOOR_DB, BABBLE_FLOOR_DB = -22.0, -12.0
     WINDOW_S = 4.0
 
     def __init__(self, rate, size):
-        freqs = np.arange(size // 2 + 1) * rate / size
-        self.band = (freqs >= 200) & (freqs <= 4000)
+        super().__init__(rate, size)
         self.log_smoothing = np.exp(-FRAME_S / 2.0)
         self.linear_smoothing = np.exp(-FRAME_S / 1.5)
-        self.floor_db, self.levels = None, []
+        self.log_noise = self.linear_noise = None
+        self.levels = deque(maxlen=int(self.WINDOW_S / FRAME_S))
 
     def update(self, power):
         """Returns this frame's noise spectrum and gain floor (linear)."""
-        level = 10 * np.log10(np.sum(power[self.band]) + 1e-20)
-        if self.floor_db is None:
-            self.floor_db, self.log_noise, self.linear_noise = level, np.log(power + 1e-20), power.copy()
-        self.floor_db += 0.06 if level > self.floor_db else -0.24  # the 20th percentile, as above
+        level = self.level(power)
+        if self.log_noise is None:
+            self.log_noise, self.linear_noise = np.log(power + 1e-20), power.copy()
         if level < self.floor_db + 4:
             self.log_noise = self.log_smoothing * self.log_noise + (1 - self.log_smoothing) * np.log(power + 1e-20)
         if level < self.floor_db + 8:
             self.linear_noise = self.linear_smoothing * self.linear_noise + (1 - self.linear_smoothing) * power
-        self.levels = (self.levels + [level])[-int(self.WINDOW_S / FRAME_S) :]
+        self.levels.append(level)
         low, high = np.percentile(self.levels, [2, 10]) if len(self.levels) > 50 else (0, 0)
         babble = np.clip((high - low) - 1.5, 0, 1)  # 0 under 1.5 dB of spread, 1 over 2.5
         steady = self.log_noise + np.log(10**0.15)  # + 1.5 dB: a log mean reads under the mean
