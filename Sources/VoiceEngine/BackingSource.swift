@@ -62,14 +62,9 @@ public struct BackingSource: ~Copyable {
     /// `glideSamples`; `playing` false starts paused. - Realtime: never (allocates).
     public init(ringFrames: Int, levelDB: Float, glideSamples: Int, playing: Bool = true) {
         ring = SampleRing(capacity: 2 * ringFrames)
-        func floats(_ n: Int) -> UnsafeMutablePointer<Float> {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            p.initialize(repeating: 0, count: n)
-            return p
-        }
-        left = floats(Self.maximumBlock)
-        right = floats(Self.maximumBlock)
-        interleaved = floats(2 * Self.maximumBlock)
+        left = .zeroed(Self.maximumBlock)
+        right = .zeroed(Self.maximumBlock)
+        interleaved = .zeroed(2 * Self.maximumBlock)
         let level = Decibels.amplitude(levelDB)
         requestedLevel = Atomic(level.bitPattern)
         self.playing = Atomic(playing)

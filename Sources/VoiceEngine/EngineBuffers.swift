@@ -26,24 +26,19 @@ struct EngineBuffers {
     let cancelled16: UnsafeMutablePointer<Int16>
 
     init(blockSize: Int, frameSize: Int) {
-        func floats(_ n: Int) -> UnsafeMutablePointer<Float> {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            p.initialize(repeating: 0, count: n)
-            return p
-        }
         func shorts(_ n: Int) -> UnsafeMutablePointer<Int16> {
             let p = UnsafeMutablePointer<Int16>.allocate(capacity: n)
             p.initialize(repeating: 0, count: n)
             return p
         }
-        mic = floats(blockSize)
-        referenceLeft = floats(blockSize)
-        referenceRight = floats(blockSize)
-        referenceMono = floats(blockSize)
-        frameMic = floats(frameSize)
-        frameReferenceLeft = floats(frameSize)
-        frameReferenceRight = floats(frameSize)
-        frameOutput = floats(frameSize)
+        mic = .zeroed(blockSize)
+        referenceLeft = .zeroed(blockSize)
+        referenceRight = .zeroed(blockSize)
+        referenceMono = .zeroed(blockSize)
+        frameMic = .zeroed(frameSize)
+        frameReferenceLeft = .zeroed(frameSize)
+        frameReferenceRight = .zeroed(frameSize)
+        frameOutput = .zeroed(frameSize)
         mic16 = shorts(frameSize)
         reference16 = shorts(frameSize * 2)
         output16 = shorts(frameSize)

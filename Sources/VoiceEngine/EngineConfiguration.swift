@@ -11,6 +11,15 @@ public struct EngineConfiguration: Sendable, Equatable {
         case stereo
     }
 
+    /// Which preprocessor suppresses noise and residual echo (both add one frame of latency).
+    public enum Suppressor: String, Sendable, CaseIterable {
+        /// voicerack's own (`SpectralSuppressor`): noise estimate that tells steady noise from
+        /// babble, OM-LSA gain, the canceller's residual echo as a second noise.
+        case voicerack
+        /// speexdsp's preprocessor; the only one with dereverberation.
+        case speexdsp
+    }
+
     /// How the reference is delayed before the echo canceller.
     public enum DelayMode: String, Sendable, CaseIterable {
         /// Estimated from the signals (GCC-PHAT), starting from `delayMilliseconds`.
@@ -44,8 +53,12 @@ public struct EngineConfiguration: Sendable, Equatable {
 
     // Preprocessor
     public var preprocess = false
+    public var suppressor: Suppressor = .speexdsp
     public var noiseSuppression = true
     public var noiseSuppressDB: Float = -15
+    /// Most attenuation of babble (speech-like noise) with voicerack's suppressor; the floor
+    /// moves between `noiseSuppressDB` (steady noise) and this one with how the noise behaves.
+    public var babbleSuppressDB: Float = -12
     public var echoSuppressDB: Float = -40
     public var echoSuppressActiveDB: Float = -15
     public var voiceActivityDetection = true

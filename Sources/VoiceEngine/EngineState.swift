@@ -21,8 +21,15 @@ public struct EngineState: ~Copyable {
     var inputGain: Gain
     var highPass: HighPassFilter
     let processor: SpeexVoiceProcessor
-    /// False when both speexdsp stages are off: frames then bypass the 16-bit conversion.
+    /// False when the canceller and the preprocessor are both off: frames then bypass the
+    /// 16-bit conversion.
     let usesSpeex: Bool
+    /// voicerack's preprocessor (`SpectralSuppressor`) in place of speexdsp's, and whether it
+    /// runs; `cancellerResidual` feeds it the canceller's residual echo when the canceller runs.
+    var suppressor: SpectralSuppressor
+    let suppresses: Bool
+    var cancellerResidual: CancellerResidual
+    let estimatesResidual: Bool
     var leveller: VoiceLeveller
     let levellerEnabled: Bool
     var outputGain: Gain
@@ -132,7 +139,16 @@ public struct EngineState: ~Copyable {
         highPass = HighPassFilter(cutoffHz: c.highPassHz)
         highPass.prepare(spec)
         processor = SpeexVoiceProcessor(settings: speex, sampleRate: sampleRate)
-        usesSpeex = speex.echoCancellation || speex.preprocess
+        usesSpeex = c.echoCancellation || c.preprocess
+        suppresses = c.preprocess && c.suppressor == .voicerack
+        suppressor = SpectralSuppressor(
+            frameSize: plan.frameSize, sampleRate: sampleRate, denoise: c.noiseSuppression,
+            noiseFloorDB: c.noiseSuppressDB, babbleFloorDB: max(c.babbleSuppressDB, c.noiseSuppressDB),
+            echoFloorDB: c.echoSuppressDB, echoActiveFloorDB: c.echoSuppressActiveDB)
+        estimatesResidual = suppresses && c.echoCancellation
+        cancellerResidual = CancellerResidual(
+            frameSize: plan.frameSize, sampleRate: sampleRate, filterLength: speex.filterLength,
+            speakers: speex.speakers, windowEnergy: suppressor.windowEnergy, fftSize: suppressor.fft.size / 2)
         leveller = VoiceLeveller(
             targetDBFS: c.levellerTargetDBFS, maxGainDB: c.levellerMaxGainDB,
             speedDBPerSecond: c.levellerSpeedDBPerSecond)
@@ -188,8 +204,8 @@ public struct EngineState: ~Copyable {
             strength: c.echoCancellation ? c.residualSuppression : 0,
             coherenceDrive: c.echoCancellation ? c.coherenceSuppression : 0,
             leftoverExponent: c.echoCancellation ? c.leftoverEchoSuppression : 0, frameSize: plan.frameSize,
-            sampleRate: sampleRate, lagsOneFrame: speex.preprocess)
-        defersFrameAnalysis = usesSpeex && speex.preprocess && plan.leavesFrameFreeCycles
+            sampleRate: sampleRate, lagsOneFrame: c.preprocess)
+        defersFrameAnalysis = usesSpeex && c.preprocess && plan.leavesFrameFreeCycles
 
         coherenceDrive = c.echoCancellation ? c.coherenceSuppression : 0
         clippingCoherenceDrive = c.echoCancellation ? c.clippingCoherenceSuppression : 0

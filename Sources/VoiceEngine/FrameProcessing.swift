@@ -43,8 +43,15 @@ extension EngineState {
                     output: b.output16, micPower: micPower, cancelledPower: cancelledPower,
                     referencePower: referencePower)
             }
+            if estimatesResidual {
+                cancellerResidual.update(mic: b.mic16, reference: b.reference16, output: b.output16)
+            }
             processor.preprocess(b.output16)
             SampleConversion.toFloat(b.output16, b.frameOutput, f)
+            if suppresses {
+                suppressor.process(
+                    b.frameOutput, residual: estimatesResidual ? UnsafePointer(cancellerResidual.power) : nil)
+            }
         } else {
             // Bypass (the `raw` preset): no 16-bit round trip, the samples pass untouched.
             for i in 0..<f { b.frameOutput[i] = b.frameMic[i] }

@@ -126,14 +126,9 @@ struct ResidualEchoSuppressor: ~Copyable {
         splitter = BandSplitter(edges: Self.edges, sampleRate: sampleRate)
         noiseSplitter = BandSplitter(edges: Self.edges, sampleRate: sampleRate)
         bands = splitter.bands
-        func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
-            p.initialize(repeating: 0, count: count)
-            return p
-        }
-        re = floats(n)
-        im = floats(n)
-        window = floats(frameSize)
+        re = .zeroed(n)
+        im = .zeroed(n)
+        window = .zeroed(frameSize)
         for i in 0..<frameSize {
             window[i] = 0.5 - 0.5 * cos(2 * Float.pi * (Float(i) + 0.5) / Float(frameSize))
         }
@@ -151,14 +146,14 @@ struct ResidualEchoSuppressor: ~Copyable {
         fitStart = lowShareBin + lowShareBin % 2
         let fitted = (shareBins.count + LeftoverEcho.binStep - 1) / LeftoverEcho.binStep
         leftover = LeftoverEcho(exponent: leftoverExponent, bins: fitted, frameSize: frameSize, sampleRate: sampleRate)
-        referenceRe = floats(n)
-        referenceIm = floats(n)
-        previousReference = floats(frameSize)
-        previousError = floats(2 * fitted)
-        rows = floats(bands * frameSize)
-        noiseRows = floats(bands * frameSize)
-        noise = floats(frameSize)
-        storage = floats(12 * bands)
+        referenceRe = .zeroed(n)
+        referenceIm = .zeroed(n)
+        previousReference = .zeroed(frameSize)
+        previousError = .zeroed(2 * fitted)
+        rows = .zeroed(bands * frameSize)
+        noiseRows = .zeroed(bands * frameSize)
+        noise = .zeroed(frameSize)
+        storage = .zeroed(12 * bands)
         error = storage
         echo = storage + bands
         residual = storage + 2 * bands

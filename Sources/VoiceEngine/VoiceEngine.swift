@@ -89,7 +89,8 @@ public final class VoiceEngine {
         let speex = Self.speexSettings(
             configuration, plan: plan, sampleRate: sampleRate, referenceChannels: referenceChannels)
         speexSettings = speex
-        processingLatency = speex.preprocess ? plan.frameSize : 0
+        // Both preprocessors deliver a frame one frame late.
+        processingLatency = configuration.preprocess ? plan.frameSize : 0
         let plugins = try Self.makePlugins(
             configuration, spec: ProcessSpec(sampleRate: Double(sampleRate), maximumBlockSize: blockSize))
         if let clash = ControlTable.clash(chain: configuration.chain, plugins: plugins) {
@@ -210,7 +211,7 @@ public final class VoiceEngine {
         s.frameSize = plan.frameSize
         s.filterLength = max(plan.frameSize, Int(Double(c.tailMilliseconds) * Double(sampleRate) / 1000))
         s.speakers = c.reference == .stereo && referenceChannels == 2 ? 2 : 1
-        s.preprocess = c.preprocess
+        s.preprocess = c.preprocess && c.suppressor == .speexdsp
         s.denoise = c.noiseSuppression
         s.noiseSuppressDB = Int32(c.noiseSuppressDB.rounded())
         s.echoSuppressDB = Int32(c.echoSuppressDB.rounded())

@@ -12,10 +12,10 @@
 /// Float rounding adds about 1e-6 dB; the total stays far below the 0.1 dB budget.
 ///
 /// - Realtime: every function is safe.
-enum FastDecibels {
+public enum FastDecibels {
     /// log₂ x for x > 0; inputs below 1e-30 (and zero) are treated as 1e-30 (≈ −600 dB).
-    @inline(__always) @_noLocks
-    static func log2(_ x: Float) -> Float {
+    @inlinable @inline(__always) @_noLocks
+    public static func log2(_ x: Float) -> Float {
         let v = max(x, 1e-30)  // keeps the argument a normal float, so the bit split below holds
         let bits = v.bitPattern
         var exponent = Int32(bitPattern: (bits >> 23) & 0xff) - 127
@@ -31,8 +31,8 @@ enum FastDecibels {
     }
 
     /// 2^x, with x clamped to the normal float exponents −126...127.
-    @inline(__always) @_noLocks
-    static func exp2(_ x: Float) -> Float {
+    @inlinable @inline(__always) @_noLocks
+    public static func exp2(_ x: Float) -> Float {
         let c = min(max(x, -126), 127)
         let n = Int32(c >= 0 ? c + 0.5 : c - 0.5)  // round half away from zero
         let u = (c - Float(n)) * 0.693_147_18  // |u| ≤ ln2/2
@@ -41,14 +41,14 @@ enum FastDecibels {
     }
 
     /// Decibels (20·log10) of a linear amplitude; about −600 dB for zero.
-    @inline(__always) @_noLocks
-    static func fromAmplitude(_ a: Float) -> Float { 6.020_600 * log2(a) }  // 20·log10(2) per octave
+    @inlinable @inline(__always) @_noLocks
+    public static func fromAmplitude(_ a: Float) -> Float { 6.020_600 * log2(a) }  // 20·log10(2) per octave
 
     /// Decibels (10·log10) of a power (mean square); about −600 dB for zero.
-    @inline(__always) @_noLocks
-    static func fromPower(_ p: Float) -> Float { 3.010_300 * log2(p) }
+    @inlinable @inline(__always) @_noLocks
+    public static func fromPower(_ p: Float) -> Float { 3.010_300 * log2(p) }
 
     /// Linear amplitude of `db` decibels (20·log10 convention).
-    @inline(__always) @_noLocks
-    static func amplitude(_ db: Float) -> Float { exp2(db * 0.166_096_4) }  // log2(10)/20
+    @inlinable @inline(__always) @_noLocks
+    public static func amplitude(_ db: Float) -> Float { exp2(db * 0.166_096_4) }  // log2(10)/20
 }

@@ -136,7 +136,7 @@ struct Bench: ParsableCommand {
                 full = min(full, runFullChain(engine, audio, block: block))
                 following = engine.health().driftCompensation == .following
                 curveApplied = engine.health().speakerDrive > 0
-                bare = min(bare, runBareSpeex(engine.speexSettings, audio))
+                bare = min(bare, runBareSpeex(engine.bareSpeexSettings, audio))
                 let plain = try VoiceEngine(
                     configuration: withoutPostFilter, sampleRate: rate, blockSize: block)
                 let t0 = threadCPUTime()
@@ -179,7 +179,7 @@ struct Bench: ParsableCommand {
         let t0 = threadCPUTime()
         renderAll(engine, audio, block: block) { _ in }
         let full = threadCPUTime() - t0
-        let bare = runBareSpeex(engine.speexSettings, audio)
+        let bare = runBareSpeex(engine.bareSpeexSettings, audio)
         print(String(format: "%5d  %19.3f  %15.3f  %5.3f", block, full, bare, full / bare))
     }
 
@@ -243,6 +243,17 @@ struct Bench: ParsableCommand {
             start += f
         }
         return threadCPUTime() - t0
+    }
+}
+
+extension VoiceEngine {
+    /// The engine's speexdsp settings with speexdsp's preprocessor on whenever the engine runs a
+    /// preprocessor: the reference is speexdsp as a user would run it, canceller and preprocessor,
+    /// whichever suppressor the engine itself uses.
+    var bareSpeexSettings: SpeexSettings {
+        var settings = speexSettings
+        settings.preprocess = configuration.preprocess
+        return settings
     }
 }
 

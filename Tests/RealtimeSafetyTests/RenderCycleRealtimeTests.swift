@@ -53,6 +53,9 @@ struct RenderCycleRealtimeTests {
             ("podcast", 128, 1),
             ("raw", 1024, 1),
             ("echo-cancel+every-effect", 256, 1),
+            // voicerack's own preprocessor (SpectralSuppressor, its noise tracker, speech
+            // presence, LSA gain and the canceller's residual echo, stereo reference at 256).
+            ("echo-cancel-noisy", 64, 1), ("echo-cancel-noisy", 256, 2),
             // LV2 units in the chain (LSP's compressor and x42's dpl, both lv2:hardRTCapable, with
             // a threaded worker as live); their controls change by message inside the region.
             ("podcast-lv2", 256, 1),
@@ -74,6 +77,7 @@ struct RenderCycleRealtimeTests {
             // third step).
             #expect(configuration.coherenceSuppression > 0 && configuration.leftoverEchoSuppression > 0)
         }
+        #expect((configuration.suppressor == .voicerack) == (preset == "echo-cancel-noisy"))
         let rate = 48_000
         let rig = try CycleRig(
             configuration: configuration, rate: rate, block: block, referenceChannels: referenceChannels)

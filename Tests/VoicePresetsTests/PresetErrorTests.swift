@@ -118,7 +118,9 @@ import VoiceEngine
     @Test func missingBase() throws {
         let e = try error("description = \"x\"\nbase = \"nope\"\n", line: 2, key: "base")
         #expect(e?.message.hasPrefix("base preset 'nope' not found; available: ") == true)
-        #expect(e?.message.contains("echo-cancel, echo-cancel-strong, karaoke, podcast, podcast-lv2, raw") == true)
+        #expect(
+            e?.message.contains(
+                "echo-cancel, echo-cancel-noisy, echo-cancel-strong, karaoke, podcast, podcast-lv2, raw") == true)
         #expect(e?.message.contains("bad") == false)  // the file itself is not offered as its own base
     }
 

@@ -102,15 +102,10 @@ struct LeftoverEcho {
             p.initialize(repeating: .zero, count: count)
             return p
         }
-        func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
-            p.initialize(repeating: 0, count: count)
-            return p
-        }
         history = vectors(2 * bins)
         covariance = vectors(16 * bins)
         cross = vectors(2 * bins)
-        errorPower = floats(bins)
+        errorPower = .zeroed(bins)
         factorReal = vectors(64)
         factorImaginary = vectors(64)
         solutionReal = vectors(8)

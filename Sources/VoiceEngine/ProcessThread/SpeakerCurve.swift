@@ -92,17 +92,12 @@ struct SpeakerCurve: ~Copyable {
         var c = 1
         while c < self.responseLength + frameSize { c <<= 1 }
         capacity = c
-        func floats(_ n: Int) -> UnsafeMutablePointer<Float> {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            p.initialize(repeating: 0, count: n)
-            return p
-        }
         // Idle, the rings are never read: one sample each keeps them valid.
-        shaped = floats(isEnabled ? 2 * c : 1)
-        slope = floats(isEnabled ? 2 * c : 1)
-        predicted = floats(frameSize)
-        predictedSlope = floats(frameSize)
-        tapValue = floats(taps)
+        shaped = .zeroed(isEnabled ? 2 * c : 1)
+        slope = .zeroed(isEnabled ? 2 * c : 1)
+        predicted = .zeroed(frameSize)
+        predictedSlope = .zeroed(frameSize)
+        tapValue = .zeroed(taps)
         tapLag = .allocate(capacity: taps)
         tapLag.initialize(repeating: 0, count: taps)
         response = .allocate(capacity: self.responseLength)
