@@ -133,7 +133,7 @@ enum PresetSchema {
             "Suppress noise and the canceller's residual echo in the voice (one frame of latency)."),
         .choice(
             "preprocessor", "suppressor", \.suppressor,
-            "speexdsp: speexdsp's preprocessor, the only one with dereverb. voicerack: tells steady noise from babble and takes the canceller's residual echo as a second noise (echo-cancel-noisy): on the yardstick noise-suppression PESQ gain 0.60 / 0.57 against 0.41 / 0.37 (48 / 16 kHz; babble 0.30 / 0.28 against 0.06 / 0.03), double talk within 0.04, at about half as much chain CPU again."
+            "speexdsp: speexdsp's preprocessor, the only one with dereverb. voicerack: tells steady noise from babble and takes the canceller's residual echo as a second noise (echo-cancel-noisy): on the yardstick noise-suppression PESQ gain 0.60 / 0.57 against 0.41 / 0.37 (48 / 16 kHz; babble 0.30 / 0.28 against 0.06 / 0.03), double talk within 0.04 PESQ (0.06 with a long echo delay at 16 kHz), at about half as much chain CPU again."
         ),
         .boolean("preprocessor", "noise_suppression", \.noiseSuppression, "Suppress background noise."),
         .number(
@@ -153,7 +153,10 @@ enum PresetSchema {
         .boolean(
             "preprocessor", "vad", \.voiceActivityDetection,
             "Detect speech, so the leveller only adapts while someone talks."),
-        .boolean("preprocessor", "dereverb", \.dereverb, "Reduce room reverberation (can sound processed)."),
+        .boolean(
+            "preprocessor", "dereverb", \.dereverb,
+            "Reduce room reverberation (can sound processed); speexdsp's suppressor only: with suppressor = \"voicerack\" it does nothing."
+        ),
         .number(
             "preprocessor", "residual_suppression", \.residualSuppression, 0...4, "",
             "Residual echo post-filter strength after the canceller: per-band gains from a modelled reverberation tail, with comfort noise; 1 = the residual as measured, higher removes more echo but can thin double talk. echo-cancel leaves it off: beside its coherence and leftover gains, 0.3 added 0.4 dB far-end-only ERLE and moved double-talk PESQ by -0.04 to +0.02.",
