@@ -108,7 +108,7 @@ struct VoicerackSuppressorTests {
         settings.preprocess = false
         let processor = SpeexVoiceProcessor(settings: settings, sampleRate: 16_000)
         var residual = CancellerResidual(
-            frameSize: frame, sampleRate: 16_000, filterLength: 2400, speakers: 1, windowEnergy: 1)
+            frameSize: frame, sampleRate: 16_000, filterLength: 2400, speakers: 1, windowEnergy: 1, fftSize: 256)
         var mic = [Int16](repeating: 0, count: frame)
         var far = [Int16](repeating: 0, count: frame)
         var out = [Int16](repeating: 0, count: frame)

@@ -20,7 +20,8 @@ import VoiceRT
 /// on the yardstick's echo scenarios, and suppressing with it scored as speexdsp's own did
 /// (docs/measurements.md).
 ///
-/// Spectra are on an FFT of `fftSize` points (the power of two at or above two frames), in the
+/// Spectra are on an FFT of `fftSize` points (a power of two holding two frames; the suppressor
+/// asks for half its own size, so each residual bin falls on every other bin of its own), in the
 /// units of a frame of ±1 samples under a window of energy `windowEnergy`, so they add to a
 /// power spectrum taken with that window.
 ///
@@ -73,12 +74,11 @@ struct CancellerResidual: ~Copyable {
     private(set) var leak: Float = 0
 
     /// For the canceller's frames of `frameSize` samples at `sampleRate` Hz, `filterLength`
-    /// samples of echo tail and `speakers` interleaved reference channels.
-    init(frameSize: Int, sampleRate: Int, filterLength: Int, speakers: Int, windowEnergy: Float, fftSize: Int? = nil) {
+    /// samples of echo tail and `speakers` interleaved reference channels, on an FFT of `fftSize`.
+    init(frameSize: Int, sampleRate: Int, filterLength: Int, speakers: Int, windowEnergy: Float, fftSize size: Int) {
+        precondition(size >= 2 * frameSize && size & (size - 1) == 0, "the FFT must hold two frames")
         self.frameSize = frameSize
         self.speakers = speakers
-        var size = FFT.size(atLeast: 2 * frameSize)
-        if let fftSize { size = max(size, fftSize) }
         fft = FFT(size: size)
         realFFT = RealFFT(size: size)
         bins = size / 2 + 1

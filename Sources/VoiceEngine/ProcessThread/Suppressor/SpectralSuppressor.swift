@@ -29,11 +29,6 @@ import VoiceUnits
 ///
 /// - Realtime: `process` is safe; `init` allocates, deinit frees.
 struct SpectralSuppressor: ~Copyable {
-    /// Decision-directed weight of the last frame's clean estimate in ξ, per frame.
-    static let priorMemory: Float = 0.9
-    /// Release of the held residual echo per 8 ms frame.
-    static let echoRelease: Float = 0.6
-
     let frameSize: Int
     let fft: RealFFT
     let bins: Int
@@ -42,11 +37,14 @@ struct SpectralSuppressor: ~Copyable {
     /// Echo floors (dB): without voice and during double talk.
     let echoFloorDB: Float
     let echoActiveFloorDB: Float
-    let priorMemory: Float
+    /// Decision-directed weight of the last frame's clean estimate in ξ, per frame (not scaled by
+    /// the frame's length: scaled to 0.81 for 16 ms frames, steady noise came down 12 dB, not 19).
+    let priorMemory: Float = 0.9
+    /// Release of the held residual echo per frame (0.6 per 8 ms).
     let echoRelease: Float
 
-    private(set) var noise: NoiseSpectrumTracker
-    private(set) var presence: SpeechPresence
+    private var noise: NoiseSpectrumTracker
+    private var presence: SpeechPresence
     private let gainRule: LogSpectralGain
     private let analysisWindow: UnsafeMutablePointer<Float>
     private let synthesisWindow: UnsafeMutablePointer<Float>
@@ -58,13 +56,13 @@ struct SpectralSuppressor: ~Copyable {
     private let re: UnsafeMutablePointer<Float>
     private let im: UnsafeMutablePointer<Float>
     /// Per bin: power, held echo, last clean estimate, ξ, γ, v, and the gain.
-    let power: UnsafeMutablePointer<Float>
+    private let power: UnsafeMutablePointer<Float>
     private let echo: UnsafeMutablePointer<Float>
     private let clean: UnsafeMutablePointer<Float>
     private let prior: UnsafeMutablePointer<Float>
     private let posterior: UnsafeMutablePointer<Float>
     private let v: UnsafeMutablePointer<Float>
-    let gain: UnsafeMutablePointer<Float>
+    private let gain: UnsafeMutablePointer<Float>
     private var started = false
     private var framesSeen = 0
 
@@ -89,11 +87,7 @@ struct SpectralSuppressor: ~Copyable {
         bins = size / 2 + 1
         let hop = Float(frameSize) / Float(sampleRate)
         let frames8ms = hop / 0.008
-        // Per frame, whatever its length: the decision-directed weight is a property of the
-        // estimator (how far to trust the last frame's clean estimate), not a time constant;
-        // scaled to 0.81 for 16 ms frames, steady noise came down 12 dB instead of 19.
-        priorMemory = Self.priorMemory
-        echoRelease = powf(Self.echoRelease, frames8ms)
+        echoRelease = powf(0.6, frames8ms)
         self.echoFloorDB = echoFloorDB
         self.echoActiveFloorDB = echoActiveFloorDB
         noise = NoiseSpectrumTracker(
@@ -168,13 +162,16 @@ struct SpectralSuppressor: ~Copyable {
         // (200-4000 Hz): learned, the canceller's residual would be suppressed as noise ever
         // after, and with it the quiet parts of the voice. Measured without this: near-end
         // speech after double talk lost 0.7-0.8 PESQ (4.42 -> 3.77 at 48 kHz).
-        var echoBand: Float = 0
-        var noiseBand: Float = 0
-        for k in noise.bandStart..<noise.bandEnd {
-            echoBand += echo[k]
-            noiseBand += noise.noise[k]
+        var learns = true
+        if residual != nil && noise.started {
+            var echoBand: Float = 0
+            var noiseBand: Float = 0
+            for k in noise.bandStart..<noise.bandEnd {
+                echoBand += echo[k]
+                noiseBand += noise.noise[k]
+            }
+            learns = echoBand <= noiseBand
         }
-        let learns = noise.started ? echoBand <= noiseBand : true
         if framesSeen == 4 && learns { noise.update(power) }
         computeGains()
         for k in 0..<bins {
