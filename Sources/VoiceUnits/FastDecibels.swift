@@ -7,7 +7,7 @@
 /// - `log2`: the mantissa is reduced to m ∈ [√½, √2) and ln m = 2·atanh(s), s = (m − 1)/(m + 1),
 ///   |s| ≤ 0.1716, summed to s⁵. The omitted tail is below 2|s|⁷/7/(1 − s²) ≈ 1.3e-6 (natural
 ///   log), i.e. < 2e-5 dB.
-/// - `exp2`: 2^x = 2^n · e^(f·ln 2), n = round(x), |f| ≤ ½, Taylor series to u⁵ with
+/// - `exp2`: 2^x = 2^n · e^(f·ln 2), n = round(x) (to even), |f| ≤ ½, Taylor series to u⁵ with
 ///   |u| = |f·ln 2| ≤ 0.347: relative error ≤ u⁶/720 · e^u ≈ 3.4e-6, < 3e-5 dB.
 /// Float rounding adds about 1e-6 dB; the total stays far below the 0.1 dB budget.
 ///
@@ -18,12 +18,13 @@ public enum FastDecibels {
     public static func log2(_ x: Float) -> Float {
         let v = max(x, 1e-30)  // keeps the argument a normal float, so the bit split below holds
         let bits = v.bitPattern
-        var exponent = Int32(bitPattern: (bits >> 23) & 0xff) - 127
-        var m = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000)  // mantissa in [1, 2)
-        if m > 1.414_213_56 {
-            m *= 0.5
-            exponent += 1
-        }
+        let biased = Int32(bitPattern: (bits >> 23) & 0xff)
+        let mantissa = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000)  // in [1, 2)
+        // Selects, not branches, and wrapping integer arithmetic: no overflow trap, so loops of
+        // these vectorise.
+        let high = mantissa > 1.414_213_56
+        let m = high ? mantissa * 0.5 : mantissa
+        let exponent = biased &- (high ? 126 : 127)
         let s = (m - 1) / (m + 1)
         let s2 = s * s
         let lnM = 2 * s * (1 + s2 * (0.333_333_34 + s2 * 0.2))
@@ -34,10 +35,14 @@ public enum FastDecibels {
     @inlinable @inline(__always) @_noLocks
     public static func exp2(_ x: Float) -> Float {
         let c = min(max(x, -126), 127)
-        let n = Int32(c >= 0 ? c + 0.5 : c - 0.5)  // round half away from zero
-        let u = (c - Float(n)) * 0.693_147_18  // |u| ≤ ln2/2
+        // n = round(c) without a float-to-integer conversion (which traps out of range and so
+        // keeps loops from vectorising): adding 1.5·2²³ leaves n in the sum's low mantissa bits.
+        let shifted = c + 12_582_912
+        let n = shifted - 12_582_912
+        let u = (c - n) * 0.693_147_18  // |u| ≤ ln2/2
         let p = 1 + u * (1 + u * (0.5 + u * (0.166_666_67 + u * (0.041_666_668 + u * 0.008_333_334))))
-        return p * Float(bitPattern: UInt32(n + 127) << 23)
+        // shifted's bits are 0x4B40_0000 + n: 2^n's exponent field is n + 127.
+        return p * Float(bitPattern: (shifted.bitPattern &- 0x4B40_0000 &+ 127) &<< 23)
     }
 
     /// Decibels (20·log10) of a linear amplitude; about −600 dB for zero.

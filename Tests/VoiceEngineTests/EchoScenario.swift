@@ -1,8 +1,8 @@
 import VoiceEngine
 import VoiceTestSupport
 
-/// A synthetic echo scenario: far-end speech-like noise played into a sparse room, heard by the
-/// mic with a bulk delay, plus an optional near-end talker and a little mic noise.
+/// A synthetic echo scenario: far-end speech-like noise played into a sparse room (`roomTail`
+/// seconds of reflections), heard by the mic with a bulk delay, plus an optional near-end talker and a little mic noise.
 struct EchoScenario {
     let sampleRate: Int
     let reference: [Float]
@@ -12,13 +12,13 @@ struct EchoScenario {
 
     init(
         sampleRate: Int = 16_000, seconds: Double = 12, bulkDelay: Double = 0.04, echoGain: Float = 0.5,
-        nearEnd: Bool = false, seed: UInt64 = 1
+        roomTail: Double = 0.06, nearEnd: Bool = false, seed: UInt64 = 1
     ) {
         self.sampleRate = sampleRate
         let n = Int(seconds * Double(sampleRate))
         reference = Signals.speechLike(count: n, sampleRate: sampleRate, rms: 0.1, seed: seed)
         let room = Signals.roomImpulse(
-            sampleRate: sampleRate, bulkDelay: bulkDelay, tail: 0.06, gain: echoGain, seed: seed + 100)
+            sampleRate: sampleRate, bulkDelay: bulkDelay, tail: roomTail, gain: echoGain, seed: seed + 100)
         echo = Signals.convolve(reference, room)
         near =
             nearEnd

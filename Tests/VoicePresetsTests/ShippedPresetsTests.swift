@@ -10,8 +10,9 @@ import VoiceEngine
 
     @Test func shipsTheDocumentedPresets() {
         #expect(
-            Set(["echo-cancel", "echo-cancel-strong", "podcast", "raw", "streaming", "karaoke"]).isSubset(
-                of: library.names()))
+            Set(["echo-cancel", "echo-cancel-speexdsp", "echo-cancel-strong", "podcast", "raw", "streaming", "karaoke"])
+                .isSubset(
+                    of: library.names()))
     }
 
     @Test func echoCancel() throws {
@@ -30,10 +31,11 @@ import VoiceEngine
         #expect(c.maximumDelayMilliseconds == 500)
         #expect(c.delayMarginMilliseconds == 10)
         #expect(c.noiseSuppression && c.voiceActivityDetection && !c.dereverb)
-        #expect(c.noiseSuppressDB == -20)
+        #expect(c.suppressor == .voicerack)
+        #expect(c.noiseSuppressDB == -22 && c.babbleSuppressDB == -12)
         #expect(c.echoSuppressDB == -45)
         #expect(c.echoSuppressActiveDB == -10)
-        #expect(c.residualEchoGateDB == -1.5)
+        #expect(c.residualEchoGateDB == 0)
         #expect(c.residualSuppression == 0)
         #expect(c.coherenceSuppression == 0.2)
         #expect(c.clippingCoherenceSuppression == 0.3)
@@ -54,6 +56,20 @@ import VoiceEngine
         var c = preset.configuration
         #expect(c.coherenceSuppression == 0.5)
         c.coherenceSuppression = 0.2
+        #expect(c == (try library.load("echo-cancel").configuration))
+    }
+
+    /// echo-cancel with speexdsp's preprocessor, its noise floor and the residual echo gate it
+    /// was tuned with, and nothing else changed.
+    @Test func echoCancelSpeexdsp() throws {
+        let preset = try library.load("echo-cancel-speexdsp")
+        #expect(preset.base == "echo-cancel")
+        #expect(!preset.description.isEmpty)
+        var c = preset.configuration
+        #expect(c.suppressor == .speexdsp && c.noiseSuppressDB == -20 && c.residualEchoGateDB == -1.5)
+        c.suppressor = .voicerack
+        c.noiseSuppressDB = -22
+        c.residualEchoGateDB = 0
         #expect(c == (try library.load("echo-cancel").configuration))
     }
 

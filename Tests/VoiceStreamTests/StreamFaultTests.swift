@@ -55,7 +55,10 @@ struct StreamFaultTests {
         let recording = try localRecording(server.folder.file("local.wav"), rate: rate)
         let producer = startedProducer(
             [stream.input, recording.input], chirpWithStep(seconds: seconds, rate: rate), rate: rate)
-        #expect(waitFor(10) { stream.status.state == .live }, "live: \(stream.status.text)")
+        // icecast's own logs name a refusal's cause (401: the password; 403: the mount in use).
+        // Seen once in a full suite run and not again in three runs of this suite: "credentials
+        // refused" at the first connection to a fresh server.
+        #expect(waitFor(10) { stream.status.state == .live }, "live: \(stream.status.text)\n\(server.logs)")
         return Run(server: server, stream: stream, recording: recording, producer: producer)
     }
 

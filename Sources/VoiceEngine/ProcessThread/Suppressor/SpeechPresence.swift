@@ -9,7 +9,7 @@ import VoiceUnits
 /// over time (a 22 ms time constant) and over neighbouring bins (¼, ½, ¼), ζ. A level of ζ
 /// maps to a presence between 0 at −10 dB and 1 at −5 dB (linear in log ζ), once per bin (the
 /// local presence, at least 0.2) and once for the mean ζ over 200–4000 Hz (the frame's
-/// presence, at least 0.1); q = 1 − local · frame. The conditional presence probability of a
+/// presence, at least 0.5); q = 1 − local · frame. The conditional presence probability of a
 /// bin given what it holds is then p = 1 / (1 + q/(1−q) · (1+ξ) · e^(−v)), v = ξγ/(1+ξ).
 ///
 /// The frame's presence also says how hard residual echo may be suppressed: the suppressor
@@ -20,7 +20,10 @@ struct SpeechPresence: ~Copyable {
     let lowestLevelDB: Float = -10
     let highestLevelDB: Float = -5
     let leastLocal: Float = 0.2
-    let leastFrame: Float = 0.1
+    /// At least half: Cohen's 0.1 let a quiet frame's bins fall to the floor even where they held
+    /// speech; measured at 0.5 against 0.1 (48 / 16 kHz), noise-suppression PESQ +0.01 / +0.02 and
+    /// long-delay double talk +0.07 / +0.07.
+    let leastFrame: Float = 0.5
 
     let bins: Int
     let bandStart: Int
@@ -30,7 +33,7 @@ struct SpeechPresence: ~Copyable {
     /// Per bin: ζ, and this frame's presence probability p (after `update`).
     private let smoothedPrior: UnsafeMutablePointer<Float>
     let probability: UnsafeMutablePointer<Float>
-    /// This frame's presence (after `update`), 0.1...1.
+    /// This frame's presence (after `update`), 0.5...1.
     private(set) var frame: Float = 0
     private var started = false
 
@@ -59,16 +62,24 @@ struct SpeechPresence: ~Copyable {
         let s = started ? smoothing : 0
         started = true
         let n = bins
-        for k in 0..<n {
-            let below = prior[max(k - 1, 0)]
-            let above = prior[min(k + 1, n - 1)]
-            smoothedPrior[k] = s * smoothedPrior[k] + (1 - s) * (0.5 * prior[k] + 0.25 * (below + above))
+        let zeta = smoothedPrior
+        let probability = probability
+        // Each loop is branch-free over plain pointers, so it vectorises; the edges take their
+        // missing neighbour from themselves.
+        zeta[0] = s * zeta[0] + (1 - s) * (0.75 * prior[0] + 0.25 * prior[min(1, n - 1)])
+        if n > 1 {
+            for k in 1..<n - 1 {
+                zeta[k] = s * zeta[k] + (1 - s) * (0.5 * prior[k] + 0.25 * (prior[k - 1] + prior[k + 1]))
+            }
+            zeta[n - 1] = s * zeta[n - 1] + (1 - s) * (0.75 * prior[n - 1] + 0.25 * prior[n - 2])
         }
         var sum: Float = 0
-        for k in bandStart..<bandEnd { sum += smoothedPrior[k] }
-        frame = leastFrame + (1 - leastFrame) * presence(sum / Float(bandEnd - bandStart))
+        for k in bandStart..<bandEnd { sum += zeta[k] }
+        let frame = leastFrame + (1 - leastFrame) * presence(sum / Float(bandEnd - bandStart))
+        self.frame = frame
+        let leastLocal = leastLocal
         for k in 0..<n {
-            let local = leastLocal + (1 - leastLocal) * presence(smoothedPrior[k])
+            let local = leastLocal + (1 - leastLocal) * presence(zeta[k])
             let absent = min(max(1 - frame * local, 0.001), 0.999)
             let odds = absent / (1 - absent) * (1 + prior[k]) * FastDecibels.exp2(-min(v[k], 50) * 1.442_695)
             probability[k] = 1 / (1 + odds)
