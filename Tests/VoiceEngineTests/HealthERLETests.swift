@@ -9,13 +9,14 @@ import VoiceTestSupport
 struct HealthERLETests {
     @Test(
         "the reported ERLE is within 3 dB of the measured one where the far end talks alone",
-        arguments: [16_000, 48_000])
-    func reportedMatchesMeasured(rate: Int) throws {
+        arguments: [16_000, 48_000], [EngineConfiguration.Suppressor.speexdsp, .voicerack])
+    func reportedMatchesMeasured(rate: Int, suppressor: EngineConfiguration.Suppressor) throws {
         // A room that reverberates beyond the filter, so removal is realistic (~30 dB) rather
         // than at the 16-bit floor, where any two ways of measuring drift apart.
         let scenario = ResidualEchoSuppressorTests.reverberantScenario(rate: rate, nearEnd: false)
         var c = EngineConfiguration.echoCancel
         c.residualSuppression = 0.3
+        c.suppressor = suppressor  // voicerack's is echo-cancel's
         let engine = try VoiceEngine(configuration: c, sampleRate: rate, blockSize: 256)
         let output = OfflineRenderer(engine: engine).process(mic: scenario.mic, reference: [scenario.reference])
         let measured = Measure.ratioDB(scenario.mic, output, (5 * rate)..<scenario.mic.count)
@@ -28,9 +29,10 @@ struct HealthERLETests {
         let measuredTalking = 10 * log10(micTalk / outTalk)
         let reported = 10 * log10(Double(engine.health().echoReturnLossEnhancement))
         print(
-            String(
-                format: "rate %d: reported %.1f dB, measured %.1f dB, while the far end talks %.1f dB", rate, reported,
-                measured, measuredTalking))
+            "rate \(rate), \(suppressor.rawValue)'s suppressor: "
+                + String(
+                    format: "reported %.1f dB, measured %.1f dB, while the far end talks %.1f dB", reported, measured,
+                    measuredTalking))
         #expect(measured > 25)
         #expect(abs(reported - measured) <= 3)
     }
@@ -40,8 +42,8 @@ struct HealthERLETests {
     /// poor; the figure must leave them out (see EchoAloneERLE).
     @Test(
         "with double talk, the reported ERLE is within 3 dB of the measured far-end-only one",
-        arguments: [16_000, 48_000])
-    func doubleTalkLeftOut(rate: Int) throws {
+        arguments: [16_000, 48_000], [EngineConfiguration.Suppressor.speexdsp, .voicerack])
+    func doubleTalkLeftOut(rate: Int, suppressor: EngineConfiguration.Suppressor) throws {
         let n = rate * 20
         let reference = Signals.speechLike(count: n, sampleRate: rate, rms: 0.1, seed: 61)
         let room = Signals.roomImpulse(sampleRate: rate, bulkDelay: 0.04, tail: 0.5, gain: 0.5, seed: 62)
@@ -54,6 +56,7 @@ struct HealthERLETests {
         var c = EngineConfiguration.echoCancel
         c.residualSuppression = 0.3
         c.coherenceSuppression = 0.2
+        c.suppressor = suppressor
         let engine = try VoiceEngine(configuration: c, sampleRate: rate, blockSize: 256)
         let output = OfflineRenderer(engine: engine).process(mic: mic, reference: [reference])
         // Far end alone (from 5 s, as the yardstick skips), and all the far end's time.
@@ -71,9 +74,10 @@ struct HealthERLETests {
         let counted = 10 * log10(micAll / outAll)
         let reported = 10 * log10(Double(engine.health().echoReturnLossEnhancement))
         print(
-            String(
-                format: "rate %d: reported %.1f dB, far end alone %.1f dB, all far-end time %.1f dB", rate,
-                reported, measured, counted))
+            "rate \(rate), \(suppressor.rawValue)'s suppressor: "
+                + String(
+                    format: "reported %.1f dB, far end alone %.1f dB, all far-end time %.1f dB", reported, measured,
+                    counted))
         // The scenario is one where counting the double talk misleads.
         #expect(measured - counted > 10)
         #expect(measured > 25)
