@@ -133,7 +133,7 @@ enum PresetSchema {
             "Suppress noise and the canceller's residual echo in the voice (one frame of latency)."),
         .choice(
             "preprocessor", "suppressor", \.suppressor,
-            "voicerack (echo-cancel): tells steady noise from babble and takes the canceller's residual echo and its room tail as a second noise; on the yardstick noise-suppression PESQ gain 0.63 / 0.61 against 0.41 / 0.37 (48 / 16 kHz; babble 0.32 / 0.30 against 0.06 / 0.03), double talk 3.81 / 3.71 against 3.75 / 3.61. speexdsp (echo-cancel-speexdsp): speexdsp's preprocessor, the only one with dereverb, at less CPU (the chain 1.15x bare speexdsp against 1.23x)."
+            "voicerack (echo-cancel): tells steady noise from babble and takes the canceller's residual echo and its room tail as a second noise; on the yardstick noise-suppression PESQ gain 0.63 / 0.61 against 0.41 / 0.37 (48 / 16 kHz; babble 0.34 / 0.33 against 0.06 / 0.03), double talk 3.81 / 3.71 against 3.75 / 3.61. speexdsp (echo-cancel-speexdsp): speexdsp's preprocessor, the only one with dereverb, at less CPU (the chain 1.15x bare speexdsp against 1.23x)."
         ),
         .boolean("preprocessor", "noise_suppression", \.noiseSuppression, "Suppress background noise."),
         .number(
