@@ -68,12 +68,12 @@ struct SpectralSuppressor: ~Copyable {
     private let signal: UnsafeMutablePointer<Float>
     private let re: UnsafeMutablePointer<Float>
     private let im: UnsafeMutablePointer<Float>
-    /// Per bin: power, held echo, last clean estimate, ξ, γ, v, and the gain.
+    /// Per bin: power, held echo, last clean estimate, ξ, v (then log₂ v and the LSA boost), and
+    /// the gain.
     private let power: UnsafeMutablePointer<Float>
     private let echo: UnsafeMutablePointer<Float>
     private let clean: UnsafeMutablePointer<Float>
     private let prior: UnsafeMutablePointer<Float>
-    private let posterior: UnsafeMutablePointer<Float>
     private let v: UnsafeMutablePointer<Float>
     private let gain: UnsafeMutablePointer<Float>
     private var started = false
@@ -123,14 +123,13 @@ struct SpectralSuppressor: ~Copyable {
         echo = .zeroed(bins)
         clean = .zeroed(bins)
         prior = .zeroed(bins)
-        posterior = .zeroed(bins)
         v = .zeroed(bins)
         gain = .zeroed(bins)
     }
 
     deinit {
         for p in [
-            analysisWindow, synthesisWindow, history, overlap, signal, re, im, power, echo, clean, prior, posterior, v,
+            analysisWindow, synthesisWindow, history, overlap, signal, re, im, power, echo, clean, prior, v,
             gain,
         ] {
             p.deallocate()
@@ -241,7 +240,6 @@ struct SpectralSuppressor: ~Copyable {
         let echo = echo
         let clean = clean
         let prior = prior
-        let posterior = posterior
         let v = v
         let gain = gain
         let tiny: Float = 1e-12
@@ -254,15 +252,14 @@ struct SpectralSuppressor: ~Copyable {
             let gamma = min(power[k] / total, 1e4)
             let xi = max(memory * clean[k] / total + (1 - memory) * max(gamma - 1, 0), 1e-3)
             prior[k] = xi
-            posterior[k] = gamma
             v[k] = xi * gamma / (1 + xi)
         }
         presence.update(prior: prior, v: v)
         let p = presence.probability
         // The LSA gain in log₂: log₂(ξ/(1+ξ)) plus its boost over the Wiener gain, a table of
-        // log₂ v (`posterior` holds it, then the boost).
-        for k in 0..<n { posterior[k] = FastDecibels.log2(v[k]) }
-        for k in 0..<n { posterior[k] = gainRule.log2Boost(log2V: posterior[k]) }
+        // log₂ v (`v`, which the presence has used, holds log₂ v, then the boost).
+        for k in 0..<n { v[k] = FastDecibels.log2(v[k]) }
+        for k in 0..<n { v[k] = gainRule.log2Boost(log2V: v[k]) }
         // The echo floor moves in dB with the frame's speech presence: 0.332 = log₂10 / 10.
         let echoFloorLog2 = ((1 - presence.frame) * echoFloorDB + presence.frame * echoActiveFloorDB) * 0.332_192_8
         let echoPowerFloor = FastDecibels.exp2(echoFloorLog2)
@@ -285,7 +282,7 @@ struct SpectralSuppressor: ~Copyable {
             let floorPower = (backgroundWins ? background : mixed) / (backgroundWins ? held : total)
             let logFloor = max(0.5 * FastDecibels.log2(floorPower), leastLog2)
             let xi = prior[k]
-            let logGain = max(min(FastDecibels.log2(xi / (1 + xi)) + posterior[k], 0), logFloor)
+            let logGain = max(min(FastDecibels.log2(xi / (1 + xi)) + v[k], 0), logFloor)
             let blended = FastDecibels.exp2(p[k] * logGain + (1 - p[k]) * logFloor)
             gain[k] = blended
             clean[k] = blended * blended * power[k]
