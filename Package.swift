@@ -44,8 +44,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // The web panel's HTTP and WebSocket server: small, no SwiftNIO (a light build).
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // The web panel's HTTP and WebSocket server: small, no SwiftNIO (a light build). Kept in
+        // Vendor/ with voicerack's patches (Vendor/FlyingFox/PATCHES.md).
+        .package(path: "Vendor/FlyingFox"),
     ],
     targets: [
         // MARK: C libraries (one wrapper each, found through pkg-config, installed from Debian)

@@ -14,6 +14,8 @@ set -euo pipefail
 # man page, validates the .desktop file and verifies the user unit; zsh and fish: the completions
 # parse; tmux: the status-line test. liblo-dev: OSC control (VoiceOSC); liblo-tools (oscsend, oscdump)
 # and python3-liblo (under /usr/bin/python3) are the real OSC peers of the OSC and NSM tests.
+# debootstrap, lintian, dpkg-dev (dpkg-shlibdeps) and binutils (strip): scripts/package-deb.sh builds the
+# Debian package and scripts/test-package.sh installs it into a clean Debian 12 root without Swift.
 # chromium and chromium-driver: the web panel's browser tests, driven by selenium from PyPI in a
 # venv of the build folder (below); nothing else is downloaded.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
@@ -23,6 +25,7 @@ packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libs
   pipewire pipewire-bin pipewire-jack
   man-db groff-base desktop-file-utils systemd tmux zsh fish
   liblo-dev liblo-tools python3-liblo
+  debootstrap lintian dpkg-dev binutils
   chromium chromium-driver)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then

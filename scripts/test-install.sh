@@ -6,7 +6,11 @@
 #   * man -l renders the page without warnings;
 #   * bash completion offers echo-cancel after --preset, .toml files for a path, files for --mic;
 #   * the zsh and fish scripts parse, the .desktop file
-#     validates, the systemd unit verifies and runs the installed binary.
+#     validates, the systemd unit verifies and runs the installed binary with --wait-for-server;
+#   * the launcher says what is wrong and waits for Enter when voicerack stops on an error, and
+#     waits for a server (saying so) when none runs;
+#   * --prefix ~/.local puts the unit where systemd looks (share/systemd/user);
+#   * --uninstall removes exactly what was installed (a foreign file beside it stays).
 # Exits non-zero with a message naming the failed check.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,12 +38,13 @@ wait_for() {
 }
 
 prefix="$work/prefix"
-"$repo/scripts/install.sh" --prefix "$prefix" --configuration debug 2>"$work/install.log" \
-  || { cat "$work/install.log" >&2; fail "install.sh exited $?"; }
+status=0
+"$repo/scripts/install.sh" --prefix "$prefix" --configuration debug 2>"$work/install.log" || status=$?
+[ "$status" -eq 0 ] || { cat "$work/install.log" >&2; fail "install.sh exited $status"; }
 for f in bin/voicerack share/voicerack/presets/echo-cancel.toml share/man/man1/voicerack.1 \
   share/bash-completion/completions/voicerack share/zsh/site-functions/_voicerack \
   share/fish/vendor_completions.d/voicerack.fish share/applications/voicerack.desktop \
-  lib/systemd/user/voicerack.service; do
+  lib/systemd/user/voicerack.service lib/voicerack/voicerack-launch share/voicerack/installed-files; do
   [ -f "$prefix/$f" ] || fail "install.sh did not install $f"
 done
 pass "install.sh installed every file"
@@ -109,15 +114,61 @@ if command -v zsh >/dev/null; then zsh -n "$prefix/share/zsh/site-functions/_voi
 # script pass the program arguments it cannot parse (fish 3.6), so it proves nothing here.
 if command -v fish >/dev/null; then fish -n "$prefix/share/fish/vendor_completions.d/voicerack.fish" || fail "fish completion does not parse"; fi
 desktop-file-validate "$prefix/share/applications/voicerack.desktop" || fail "the .desktop file does not validate"
-grep -qx "Exec=$prefix/bin/voicerack run --preset echo-cancel --control" "$prefix/share/applications/voicerack.desktop" \
-  || fail "the .desktop file does not run the installed binary"
+grep -qx "Exec=$prefix/lib/voicerack/voicerack-launch" "$prefix/share/applications/voicerack.desktop" \
+  || fail "the .desktop file does not run the installed launcher"
 unit="$prefix/lib/systemd/user/voicerack.service"
-grep -qx "ExecStart=$prefix/bin/voicerack run --preset echo-cancel" "$unit" || fail "the unit does not run the installed binary"
+grep -qx "ExecStart=$prefix/bin/voicerack run --preset echo-cancel --wait-for-server" "$unit" \
+  || fail "the unit does not run the installed binary with --wait-for-server"
 grep -qx "Restart=on-failure" "$unit" || fail "the unit does not restart on failure"
 if command -v systemd-analyze >/dev/null; then
-  systemd-analyze verify --man=no "$unit" 2>"$work/unit.err" || fail "systemd-analyze verify: $(cat "$work/unit.err")"
+  # A user manager's checks want a runtime folder, as a login session has.
+  mkdir -m 700 "$work/runtime"
+  XDG_RUNTIME_DIR="$work/runtime" systemd-analyze --user verify --man=no "$unit" 2>"$work/unit.err" || fail "systemd-analyze --user verify: $(cat "$work/unit.err")"
 fi
 grep -qx "X-NSM-Capable=true" "$prefix/share/applications/voicerack.desktop" \
   || fail "the .desktop file does not say X-NSM-Capable=true"
 pass "completion scripts, .desktop file and systemd unit"
+
+# The launcher: an error keeps the window open with what to do, until Enter.
+status=0
+printf '\n' | HOME="$work/home" "$prefix/lib/voicerack/voicerack-launch" --preset no-such-preset >"$work/launch.log" 2>&1 || status=$?
+[ "$status" -eq 65 ] || fail "the launcher with a missing preset exited $status, not 65: $(cat "$work/launch.log")"
+grep -q "a preset or an option is wrong" "$work/launch.log" || fail "the launcher does not say what went wrong: $(cat "$work/launch.log")"
+grep -q "Press Enter to close this window" "$work/launch.log" || fail "the launcher does not wait for a key: $(cat "$work/launch.log")"
+# With no server it waits, saying so, instead of flashing shut; SIGTERM stops it with exit 0.
+HOME="$work/home" JACK_DEFAULT_SERVER="voicerack-none-$$" "$prefix/lib/voicerack/voicerack-launch" </dev/null >"$work/wait.log" 2>&1 &
+launcher=$!
+wait_for "grep -q 'waiting for one' '$work/wait.log'" 15 || fail "the launcher without a server does not say it waits: $(cat "$work/wait.log")"
+kill -0 "$launcher" 2>/dev/null || fail "the launcher without a server exited: $(cat "$work/wait.log")"
+pkill -TERM -P "$launcher" || fail "the launcher runs no voicerack"
+status=0
+wait "$launcher" || status=$?
+[ "$status" -eq 0 ] || fail "the waiting launcher exited $status on SIGTERM: $(cat "$work/wait.log")"
+pass "the launcher explains an error and waits for Enter; without a server it waits for one"
+
+# --prefix ~/.local: the unit goes where systemd looks for a user's units.
+home="$work/home"
+HOME="$home" "$repo/scripts/install.sh" --prefix "$home/.local" --configuration debug 2>"$work/install-local.log" || status=$?
+[ "$status" -eq 0 ] || { cat "$work/install-local.log" >&2; fail "install.sh --prefix ~/.local exited $status"; }
+[ -f "$home/.local/share/systemd/user/voicerack.service" ] \
+  || fail "--prefix ~/.local did not put the unit in ~/.local/share/systemd/user: $(find "$home/.local" -name voicerack.service)"
+grep -q "systemctl --user enable --now voicerack.service" "$work/install-local.log" || fail "install.sh --prefix ~/.local does not print the enable command"
+grep -q "systemctl --user enable" "$work/install.log" && fail "install.sh under a prefix systemd does not search still prints the enable command"
+grep -q "systemctl --user link" "$work/install.log" || fail "install.sh under a prefix systemd does not search does not say how to link the unit"
+pass "--prefix ~/.local installs the unit in ~/.local/share/systemd/user"
+
+# --uninstall: exactly what was installed goes; a foreign file and the user's presets stay.
+mkdir -p "$home/.config/voicerack/presets" && echo 'description = "mine"' >"$home/.config/voicerack/presets/mine.toml"
+echo foreign >"$home/.local/share/man/man1/other.1"
+HOME="$home" "$repo/scripts/install.sh" --uninstall --prefix "$home/.local" 2>"$work/uninstall.log" || status=$?
+[ "$status" -eq 0 ] || { cat "$work/uninstall.log" >&2; fail "install.sh --uninstall exited $status"; }
+left=$(find "$home/.local" -type f ! -path "$home/.local/share/man/man1/other.1")
+[ -z "$left" ] || fail "--uninstall left files: $left"
+[ -f "$home/.local/share/man/man1/other.1" ] || fail "--uninstall removed a file it did not install"
+[ -f "$home/.config/voicerack/presets/mine.toml" ] || fail "--uninstall removed the user's preset"
+[ ! -e "$home/.local/share/voicerack" ] && [ ! -e "$home/.local/lib/voicerack" ] || fail "--uninstall left voicerack's folders"
+status=0
+"$repo/scripts/install.sh" --uninstall --prefix "$home/.local" 2>/dev/null || status=$?
+[ "$status" -eq 66 ] || fail "a second --uninstall exited $status, not 66"
+pass "--uninstall removes exactly what was installed"
 echo "test-install: all checks passed" >&2

@@ -6,8 +6,8 @@ extension JACKError {
         let server = options.serverDisplayName
         if status.rawValue & JackServerFailed.rawValue != 0 || status.rawValue & JackServerError.rawValue != 0 {
             return JACKError(
-                "cannot connect to JACK server '\(server)': it is not running (start it, e.g. `jackd -n \(server) -d alsa` or with qjackctl, or pick another with --server)"
-            )
+                "cannot connect to JACK server '\(server)': it is not running (start it, e.g. `jackd -n \(server) -d alsa` or with qjackctl, or pick another with --server)",
+                serverIsAway: true)
         }
         if status.rawValue & JackNameNotUnique.rawValue != 0 {
             return JACKError("JACK server '\(server)' refused client name '\(options.name)': it is taken")

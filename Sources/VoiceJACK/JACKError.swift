@@ -3,8 +3,14 @@
 /// port at fault and what was expected.
 public struct JACKError: Error, CustomStringConvertible, Equatable {
     public let message: String
+    /// True when no server answered at all (none is running under that name), as opposed to a
+    /// server that refused the client: `--wait-for-server` waits only for the former.
+    public let serverIsAway: Bool
 
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, serverIsAway: Bool = false) {
+        self.message = message
+        self.serverIsAway = serverIsAway
+    }
 
     public var description: String { message }
 }

@@ -149,7 +149,7 @@ struct Run: ParsableCommand {
     @Flag(
         name: .long,
         help:
-            "When the JACK server goes away, finalise the recordings, wait for it to come back and go on with the same ports and connections, recording into new files (NAME-take2.wav, ...). Without it voicerack exits 69."
+            "Wait for the JACK server instead of exiting 69: at start, until one runs (the systemd user unit and the launcher use this); later, when it goes away, finalise the recordings, wait for it to come back and go on with the same ports and connections, recording into new files (NAME-take2.wav, ...)."
     )
     var waitForServer = false
 

@@ -16,7 +16,9 @@ struct Voicerack: ParsableCommand {
             system: see `voicerack plugins list`.
 
             Exit codes (sysexits): 0 ok, 64 usage, 65 bad input data (audio file, preset), \
-            69 JACK server unavailable, 73 output cannot be created (or exists: use --force), 74 I/O error.
+            66 an input file does not exist, 69 JACK server unavailable, 70 internal error, \
+            73 output cannot be created (or exists: use --force), 74 I/O error, \
+            77 a server refused the credentials (Icecast password), 130 interrupted (nothing partial kept).
             """,
         version: VoicerackVersion.string,
         subcommands: [Run.self, Process.self, Presets.self, Plugins.self],

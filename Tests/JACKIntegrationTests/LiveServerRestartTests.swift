@@ -102,6 +102,44 @@ extension LiveClientTests {
         #expect(abs(level - Self.sineDBFS) < 0.5, "take 1: \(level) dBFS")
     }
 
+    @Test(
+        "--wait-for-server with no server yet (a user unit at login): voicerack says it waits, without libjack's noise, and joins the server once it starts"
+    )
+    func waitsForAServerNotYetStarted() throws {
+        let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
+        let name = "voicerack-late-\(getpid())"
+        let voicerack = try ChildProcess(
+            binary,
+            [
+                "run", "--server", name, "--name", Self.recordingClient, "--no-auto-connect", "--preset", "raw",
+                "--wait-for-server",
+            ], environment: Tools.environment)
+        defer { voicerack.stop(SIGKILL) }
+        let waiting = poll(timeout: 15) { !voicerack.isRunning || voicerack.output.contains("waiting for one") }
+        #expect(waiting && voicerack.isRunning, "\(voicerack.output)")
+        // Still there a while later: it neither exits 69 nor starts a server.
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(voicerack.isRunning, "\(voicerack.output)")
+        #expect(
+            try runTool(Tools.jackLsp!, ["-s", name]).status != 0, "a server '\(name)' runs though none was started")
+
+        let jackd = try Self.startJackd(named: name, period: 256)
+        defer { jackd.stop(SIGTERM) }
+        let joined = poll(timeout: 15) { !voicerack.isRunning || voicerack.output.contains("running as JACK client") }
+        try #require(joined && voicerack.isRunning, "\(voicerack.output)")
+        var listed = ""
+        let ports = poll(timeout: 10) {
+            listed = (try? runTool(Tools.jackLsp!, ["-s", name]).output) ?? ""
+            return (Self.inputs + Self.outputs).allSatisfy { listed.contains("\(Self.recordingClient):\($0)") }
+        }
+        #expect(ports, "ports once the server runs: \(listed)")
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 20) == 0, "\(voicerack.output)")
+        #expect(voicerack.output.contains("JACK server '\(name)' is up after"), "\(voicerack.output)")
+        #expect(
+            !voicerack.output.contains("Cannot connect to server"), "libjack's messages leaked: \(voicerack.output)")
+    }
+
     @Test("--wait-for-server: a server back at another sample rate ends voicerack with 69, the first take intact")
     func serverBackAtAnotherRate() throws {
         let server = try JACKServer()

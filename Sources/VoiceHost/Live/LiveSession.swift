@@ -72,7 +72,8 @@ public struct LiveRequest: Sendable {
 public enum LiveSession {
     /// Returns after a clean stop; throws `.usage` (64) or `.cannotCreate` (73) for recordings
     /// that cannot be made, before the client is opened, and `.unavailable` (69) when the server
-    /// is not running or shuts down while we run (after finalising the files).
+    /// is not running or shuts down while we run (after finalising the files); with
+    /// `waitForServer` it waits for the server in both cases instead.
     public static func run(_ request: LiveRequest) throws(HostError) {
         // Before any other thread exists, so they all inherit the blocked mask.
         let signals = SignalWaiter([SIGINT, SIGTERM, SIGUSR1, SIGHUP, SIGUSR2, StreamSignal.number, SIGURG])
@@ -110,11 +111,9 @@ public enum LiveSession {
             streaming = try request.stream.map { (settings) throws(HostError) in
                 try LiveStreaming(settings: settings, tap: request.streamTap)
             }
-            do {
-                driver = try JACKDriver(options: request.options)
-            } catch {
-                throw HostError(.unavailable, error.message)
-            }
+            // Stopped (SIGINT, SIGTERM) while waiting for a server: nothing was started yet.
+            guard let opened = try ServerWait.openDriver(request, signals: signals) else { return }
+            driver = opened
             loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming, hub: hub)
             try loop.start()
         } catch {
