@@ -26,10 +26,21 @@ public final class PanelServer: Sendable {
     /// The largest WebSocket message the panel takes, bytes.
     public static let maximumMessage = 16 * 1024
 
-    /// A server for `backend` at `address`; `interval` is the time between figure messages.
+    /// Bounds on every client, checked before the bytes they guard are read: request line and
+    /// header lines 8 KiB, 64 headers, 32 KiB of headers, 1 KiB of body (the panel takes none), a
+    /// request head within 10 s of waiting for it, WebSocket frames up to `maximumMessage`, and
+    /// connections below the descriptor limit (a slow or idle one makes room for a new one).
+    static let limits = HTTPLimits(
+        maxRequestLineBytes: 8_192, maxHeaderLineBytes: 8_192, maxHeaderCount: 64, maxHeaderBytes: 32_768,
+        maxBodyBytes: 1_024, headTimeout: 10, maxWebSocketFrameBytes: maximumMessage)
+
+    /// A server for `backend` at `address`; `interval` is the time between figure messages;
+    /// `note` takes the server's lines for the session's log. `headTimeout` (seconds) and
+    /// `maxConnections` (default: below the descriptor limit) override `limits`, for tests.
     public init(
         address: PanelAddress, token: PanelToken = PanelToken(), backend: any PanelBackend,
-        interval: Duration = .milliseconds(40)
+        interval: Duration = .milliseconds(40), note: @escaping @Sendable (String) -> Void = { _ in },
+        headTimeout: Double? = nil, maxConnections: Int? = nil
     ) throws(PanelError) {
         self.address = address
         self.token = token
@@ -41,7 +52,12 @@ public final class PanelServer: Sendable {
         }
         routes = PanelRoutes(
             token: token, loopbackHost: address.isLoopback ? address.host : nil, backend: backend, interval: interval)
-        server = HTTPServer(address: socketAddress, timeout: 30, logger: .disabled, handler: routes)
+        var limits = Self.limits
+        if let headTimeout { limits.headTimeout = headTimeout }
+        if let maxConnections { limits.maxConnections = maxConnections }
+        server = HTTPServer(
+            config: .init(address: socketAddress, timeout: 30, logger: PanelLog(note: note), limits: limits),
+            handler: routes)
     }
 
     /// Binds and starts serving; throws when the address cannot be bound (in use, not this

@@ -5,7 +5,9 @@ import Foundation
 /// the page's requests, each answered with a reply.
 ///
 /// Refuses without harm: a message larger than `maximumMessage` bytes (closed with 1009 before
-/// the rest is gathered), binary data (1003), text that is not UTF-8 (1007); malformed JSON or
+/// the rest is gathered; a single frame that large from its header, before its payload is read),
+/// an unmasked frame or one with reserved bits (1002), binary data (1003), text that is not
+/// UTF-8 (1007); malformed JSON or
 /// an unknown operation gets an error reply and the socket stays open. Requests run one at a
 /// time; the figures keep flowing meanwhile. Frames waiting for a slow page are capped: the
 /// oldest figures are dropped, never the session's memory.
@@ -95,6 +97,11 @@ struct PanelSocket: WSHandler {
                 // A request may change values, presets or taps: the page redraws from the setup.
                 out.yield(Self.text(PanelMessage.setup(await backend.setup())))
             }
+        } catch WSFrameRefusal.tooLarge(let limit) {
+            // Refused from the frame's header, before its payload was read.
+            out.yield(.close(code: WSCloseCode(1009, reason: "messages are limited to \(limit) bytes")))
+        } catch WSFrameRefusal.protocolError(let reason) {
+            out.yield(.close(code: WSCloseCode(1002, reason: reason)))
         } catch {
             // The connection broke or sent a frame the decoder refused: nothing more to read.
         }

@@ -30,7 +30,7 @@ public final class WebSurface: ControlSurface {
             hub: hub, preset: preset, restartKeys: restartKeys, presets: presets, presetFolder: presetFolder)
         let started: PanelServer
         do {
-            started = try PanelServer(address: address, backend: backend)
+            started = try PanelServer(address: address, backend: backend, note: { hub.note($0) })
             try started.start()
         } catch {
             throw ControlSurfaceError(code: 69, error.description)

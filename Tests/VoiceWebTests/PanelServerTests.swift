@@ -46,6 +46,11 @@ struct PanelServerTests: Sendable {
     /// cooperative pool, which a blocked test thread must not hold (2 threads on 2 cores: two
     /// blocking tests would starve the server).
     func offPool(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await Self.offPool(body)
+    }
+
+    /// `offPool` for any suite.
+    static func offPool(_ body: @escaping @Sendable () throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             Thread {
                 do {

@@ -52,6 +52,19 @@ final class RawClient {
         return true
     }
 
+    /// True when the server closes the connection within `seconds` (whatever it sent before is
+    /// read and dropped); false when it is still open then.
+    func closedByServer(within seconds: Double) -> Bool {
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { continue }
+            return n == 0 || errno == ECONNRESET
+        }
+    }
+
     /// The HTTP response head (status line and headers) and status code.
     func responseHead() -> (status: Int, head: String) {
         while true {

@@ -69,9 +69,9 @@ public struct HTTPBodySequence: Sendable, AsyncSequence {
         )
     }
 
-    init(chunked bytes: some AsyncBufferedSequence<UInt8>, suggestedBufferSize: Int = 4096) {
+    init(chunked bytes: some AsyncBufferedSequence<UInt8>, maxBytes: Int = .max, suggestedBufferSize: Int = 4096) {
         self.storage = Storage(
-            bytes: HTTPChunkedTransferDecoder(bytes: bytes),
+            bytes: HTTPChunkedTransferDecoder(bytes: bytes, maxBytes: maxBytes),
             count: nil,
             bufferSize: suggestedBufferSize
         )

@@ -41,13 +41,16 @@ struct HTTPChunkedTransferDecoder<Base>: AsyncBufferedSequence, Sendable
     typealias Element = UInt8
 
     private let bytes: Base
+    // voicerack patch: the body's bound, chunk data and trailer lines together (PATCHES.md).
+    private let maxBytes: Int
 
-    init(bytes: Base) {
+    init(bytes: Base, maxBytes: Int = .max) {
         self.bytes = bytes
+        self.maxBytes = maxBytes
     }
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(bytes: bytes.makeAsyncIterator())
+        Iterator(bytes: bytes.makeAsyncIterator(), maxBytes: maxBytes)
     }
 }
 
@@ -58,9 +61,20 @@ extension HTTPChunkedTransferDecoder {
         private var bytes: Base.AsyncIterator
         private var remainingInChunk: Int = 0
         private var isComplete: Bool = false
+        private let maxBytes: Int
+        private var total = 0
 
-        init(bytes: Base.AsyncIterator) {
+        init(bytes: Base.AsyncIterator, maxBytes: Int) {
             self.bytes = bytes
+            self.maxBytes = maxBytes
+        }
+
+        /// Counts `count` more bytes of the body, refusing (413) past the bound.
+        private mutating func countBodyBytes(_ count: Int) throws {
+            guard count <= maxBytes - total else {
+                throw HTTPDecoder.Error("Chunked body over \(maxBytes) bytes", statusCode: .payloadTooLarge)
+            }
+            total += count
         }
 
         mutating func next() async throws -> UInt8? {
@@ -77,6 +91,7 @@ extension HTTPChunkedTransferDecoder {
                     isComplete = true
                     return nil
                 }
+                try countBodyBytes(size)
                 remainingInChunk = size
             }
 
@@ -117,6 +132,7 @@ extension HTTPChunkedTransferDecoder {
         private mutating func readLine() async throws -> String {
             var line = [UInt8]()
             while true {
+                try countBodyBytes(1)
                 guard let buffer = try await bytes.nextBuffer(count: 1) else {
                     throw HTTPDecoder.Error("Unexpected end of chunked body")
                 }

@@ -40,6 +40,8 @@ struct HTTPConnection: Sendable {
     private let decoder: HTTPDecoder
     private let logger: any Logging
     let requests: HTTPRequestSequence<AsyncBufferingSequence<AsyncSocketReadSequence>>
+    /// When the connection was accepted (voicerack patch: the oldest waiting one makes room).
+    let accepted = ContinuousClock.now
 
     init(socket: AsyncSocket, decoder: HTTPDecoder, logger: some Logging) {
         self.socket = socket
@@ -56,6 +58,11 @@ struct HTTPConnection: Sendable {
         self.hostname = identifier
         self.bytes = bytes
         self.requests = HTTPRequestSequence(bytes: bytes, decoder: decoder, remoteAddress: peer)
+    }
+
+    /// Whether the connection is waiting for a request head (not serving one, not a WebSocket).
+    var isAwaitingRequest: Bool {
+        get async { await requests.isAwaitingHead }
     }
 
     func complete() async {
@@ -86,7 +93,8 @@ struct HTTPConnection: Sendable {
     func switchToWebSocket(with handler: some WSHandler, response: Data) async throws {
         // Reuse the connection-wide buffered stream so any bytes already
         // pulled past the upgrade request remain available to the WS framer.
-        let client = AsyncThrowingStream.decodingFrames(from: bytes)
+        let client = AsyncThrowingStream.decodingFrames(
+            from: bytes, maxPayload: decoder.limits.maxWebSocketFrameBytes, requireMask: true)
         let server = try await handler.makeFrames(for: client)
         try await socket.write(response)
         logger.logSwitchProtocol(self, to: "websocket")
@@ -98,6 +106,33 @@ struct HTTPConnection: Sendable {
 
     func close() throws {
         try socket.close()
+    }
+
+    /// voicerack patch (PATCHES.md): closes as nginx's lingering close does. With input still
+    /// unread, the write side is shut first, then what the client still sends is read and dropped
+    /// (at most `maxBytes`, for at most `seconds`), then the socket is closed. Closing at once with unread input makes
+    /// the kernel reset the connection, and the client can lose the last answer (a 431, a
+    /// WebSocket close frame) before it reads it.
+    /// A client that sent nothing more (an idle connection made to make room) is closed at once.
+    func closeLingering(seconds: TimeInterval = 0.5, maxBytes: Int = 262_144) async {
+        #if canImport(Glibc)
+        var byte: UInt8 = 0
+        let file = socket.socket.file.rawValue
+        guard Glibc.recv(file, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 else {
+            try? socket.close()
+            return
+        }
+        _ = Glibc.shutdown(file, Int32(SHUT_WR))
+        #endif
+        var drained = 0
+        _ = try? await withThrowingTimeout(seconds: seconds) {
+            while drained < maxBytes {
+                let chunk = try await socket.read(atMost: 4_096)
+                if chunk.isEmpty { break }
+                drained += chunk.count
+            }
+        }
+        try? socket.close()
     }
 
     struct Error: LocalizedError {
@@ -128,6 +163,9 @@ actor HTTPRequestSequence<S: AsyncBufferedSequence & Sendable>: AsyncSequence, A
 
     private var isComplete: Bool
     private var task: Task<Element, any Error>?
+    /// True while a request head is awaited, from the connection's start until its first
+    /// request is decoded, and again between requests (voicerack patch).
+    private(set) var isAwaitingHead = true
 
     init(bytes: S, decoder: HTTPDecoder, remoteAddress: Socket.Address?) {
         self.bytes = bytes
@@ -149,8 +187,12 @@ actor HTTPRequestSequence<S: AsyncBufferedSequence & Sendable>: AsyncSequence, A
         do {
             let task = Task { try await decoder.decodeRequest(from: bytes) }
             self.task = task
+            isAwaitingHead = true
             defer { self.task = nil }
-            var request = try await task.getValue(cancelling: .whenParentIsCancelled)
+            // voicerack patch: a head (and a small body) must arrive within the bound; an idle
+            // keep-alive connection is closed after it too.
+            var request = try await task.getValue(cancelling: .afterTimeout(seconds: decoder.limits.headTimeout))
+            isAwaitingHead = false
             request.remoteAddress = remoteAddress
             if !request.shouldKeepAlive {
                 isComplete = true

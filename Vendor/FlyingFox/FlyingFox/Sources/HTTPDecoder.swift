@@ -36,9 +36,11 @@ struct HTTPDecoder {
 
     var sharedRequestBufferSize: Int
     var sharedRequestReplaySize: Int
+    // voicerack patch: bounds checked before the bytes they guard are kept (PATCHES.md).
+    var limits = HTTPLimits()
 
     func decodeRequest(from bytes: some AsyncBufferedSequence<UInt8>) async throws -> HTTPRequest {
-        let status = try await bytes.lines.takeNext()
+        let status = try await readLine(from: bytes, limit: limits.maxRequestLineBytes, tooLong: .uriTooLong)
         let comps = status
             .trimmingCharacters(in: .whitespacesAndNewlines)
             .split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
@@ -66,7 +68,7 @@ struct HTTPDecoder {
     }
 
     func decodeResponse(from bytes: some AsyncBufferedSequence<UInt8>) async throws -> HTTPResponse {
-        let comps = try await bytes.lines.takeNext()
+        let comps = try await readLine(from: bytes, limit: limits.maxRequestLineBytes, tooLong: .badRequest)
             .trimmingCharacters(in: .whitespacesAndNewlines)
             .split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard comps.count == 3,
@@ -127,12 +129,51 @@ struct HTTPDecoder {
         return (HTTPHeader(name), value)
     }
 
+    /// Header lines up to the empty line, each, their count and their total bounded (431).
     func readHeaders(from bytes: some AsyncBufferedSequence<UInt8>) async throws -> [HTTPHeader : String] {
-        try await bytes
-            .lines
-            .prefix { $0 != "\r" && $0 != "" }
-            .compactMap(readHeader)
-            .reduce(into: [HTTPHeader: String]()) { $0[$1.header] = $1.value }
+        var headers = [HTTPHeader: String]()
+        var count = 0
+        var total = 0
+        while true {
+            let line = try await readLine(
+                from: bytes, limit: limits.maxHeaderLineBytes, tooLong: .requestHeaderFieldsTooLarge)
+            if line.isEmpty { return headers }
+            count += 1
+            total += line.utf8.count
+            guard count <= limits.maxHeaderCount, total <= limits.maxHeaderBytes else {
+                throw Error("Request headers too large", statusCode: .requestHeaderFieldsTooLarge)
+            }
+            if let (header, value) = readHeader(from: line) {
+                headers[header] = value
+            }
+        }
+    }
+
+    /// One line, without its line feed (and carriage return): read byte by byte from the
+    /// connection's buffer, so linear in its length, and refused (`tooLong`) once longer than
+    /// `limit` bytes, before more of it is kept.
+    func readLine(
+        from bytes: some AsyncBufferedSequence<UInt8>,
+        limit: Int,
+        tooLong: HTTPStatusCode
+    ) async throws -> String {
+        var iterator = bytes.makeAsyncIterator()
+        var line = [UInt8]()
+        while true {
+            guard let byte = try await iterator.next() else {
+                throw SocketError.disconnected
+            }
+            if byte == 0x0A { break }
+            guard line.count < limit else {
+                throw Error("Line longer than \(limit) bytes", statusCode: tooLong)
+            }
+            line.append(byte)
+        }
+        if line.last == 0x0D { line.removeLast() }
+        guard let string = String(bytes: line, encoding: .utf8) else {
+            throw Error("Invalid String Conversion", statusCode: .badRequest)
+        }
+        return string
     }
 
     func readBody(
@@ -160,6 +201,7 @@ struct HTTPDecoder {
             }
             return HTTPBodySequence(
                 chunked: bytes,
+                maxBytes: limits.maxBodyBytes,
                 suggestedBufferSize: sharedRequestBufferSize
             )
         }
@@ -173,6 +215,9 @@ struct HTTPDecoder {
             length = parsed
         } else {
             length = 0
+        }
+        guard length <= limits.maxBodyBytes else {
+            throw Error("Content-Length \(length) over \(limits.maxBodyBytes) bytes", statusCode: .payloadTooLarge)
         }
 
         if length <= sharedRequestBufferSize {
@@ -203,9 +248,12 @@ extension HTTPDecoder {
 
     struct Error: LocalizedError {
         var errorDescription: String?
+        /// The status to answer with before closing, where the request broke a bound.
+        var statusCode: HTTPStatusCode?
 
-        init(_ description: String) {
+        init(_ description: String, statusCode: HTTPStatusCode? = nil) {
             self.errorDescription = description
+            self.statusCode = statusCode
         }
     }
 }

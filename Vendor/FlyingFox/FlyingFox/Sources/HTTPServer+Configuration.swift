@@ -41,19 +41,23 @@ public extension HTTPServer {
         public var sharedRequestReplaySize: Int
         public var pool: any AsyncSocketPool
         public var logger: any Logging
+        /// voicerack patch (PATCHES.md): bounds on each client's requests and connections.
+        public var limits: HTTPLimits
 
         public init(address: some SocketAddress,
                     timeout: TimeInterval = 15,
                     sharedRequestBufferSize: Int = 4_096,
                     sharedRequestReplaySize: Int = 2_097_152,
                     pool: any AsyncSocketPool = HTTPServer.defaultPool(),
-                    logger: any Logging = HTTPServer.defaultLogger()) {
+                    logger: any Logging = HTTPServer.defaultLogger(),
+                    limits: HTTPLimits = HTTPLimits()) {
             self.address = address
             self.timeout = timeout
             self.sharedRequestBufferSize = sharedRequestBufferSize
             self.sharedRequestReplaySize = sharedRequestReplaySize
             self.pool = pool
             self.logger = logger
+            self.limits = limits
         }
     }
 }

@@ -190,9 +190,10 @@ public final actor HTTPServer {
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     private func listenForConnectionsDiscarding(on socket: AsyncSocket) async throws {
         try await withThrowingDiscardingTaskGroup { group in
-            for try await socket in socket.sockets {
+            while let client = try await acceptSurvivingErrors(on: socket) {
+                guard let connection = await admit(client) else { continue }
                 group.addTask {
-                    await self.handleConnection(self.makeConnection(socket: socket))
+                    await self.handleConnection(connection)
                 }
             }
         }
@@ -204,19 +205,73 @@ public final actor HTTPServer {
     @available(tvOS, deprecated: 17.0, renamed: "listenForConnectionsDiscarding(on:)")
     private func listenForConnectionsFallback(on socket: AsyncSocket) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for try await socket in socket.sockets {
+            while let client = try await acceptSurvivingErrors(on: socket) {
+                guard let connection = await admit(client) else { continue }
                 group.addTask {
-                    await self.handleConnection(self.makeConnection(socket: socket))
+                    await self.handleConnection(connection)
                 }
             }
         }
         throw SocketError.disconnected
     }
 
+    /// voicerack patch (PATCHES.md): the next client. An accept() that fails (no descriptor
+    /// left, a connection reset before it was taken) is logged and tried again after a pause,
+    /// instead of ending the server for good. Nil once the listening socket is closed.
+    private func acceptSurvivingErrors(on socket: AsyncSocket) async throws -> AsyncSocket? {
+        while true {
+            do {
+                return try await socket.accept()
+            } catch SocketError.disconnected {
+                return nil
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                guard state != nil else { return nil }
+                let now = ContinuousClock.now
+                if lastAcceptFailure.map({ now - $0 > .seconds(10) }) ?? true {
+                    lastAcceptFailure = now
+                    logger.logError("accept failed: \(error.localizedDescription); retrying")
+                }
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+        }
+    }
+
+    /// When an accept() failure was last logged (at most one line in 10 s).
+    private var lastAcceptFailure: ContinuousClock.Instant?
+
+    /// voicerack patch (PATCHES.md): admits a new connection. Past `limits.maxConnections` it
+    /// makes room by closing the connection that has waited longest for its request head (a
+    /// slow or idle client); when none waits, the new connection is closed instead.
+    private func admit(_ socket: AsyncSocket) async -> HTTPConnection? {
+        let connection = makeConnection(socket: socket)
+        if connections.count >= config.limits.maxConnections {
+            var oldest: HTTPConnection?
+            for candidate in connections where await candidate.isAwaitingRequest {
+                if let current = oldest, current.accepted <= candidate.accepted { continue }
+                oldest = candidate
+            }
+            guard let oldest else {
+                logger.logError("\(config.limits.maxConnections) connections open, all busy: refusing a new one")
+                try? connection.close()
+                return nil
+            }
+            connections.remove(oldest)
+            await oldest.complete()
+        }
+        connections.insert(connection)
+        return connection
+    }
+
     private func makeConnection(socket: AsyncSocket) -> HTTPConnection {
         HTTPConnection(
             socket: socket,
-            decoder: HTTPDecoder(sharedRequestBufferSize: config.sharedRequestBufferSize, sharedRequestReplaySize: config.sharedRequestReplaySize),
+            decoder: HTTPDecoder(
+                sharedRequestBufferSize: config.sharedRequestBufferSize,
+                sharedRequestReplaySize: config.sharedRequestReplaySize,
+                limits: config.limits
+            ),
             logger: config.logger
         )
     }
@@ -233,6 +288,12 @@ public final actor HTTPServer {
                 try await request.bodySequence.flushIfNeeded()
                 try await connection.sendResponse(response)
             }
+        } catch let error as HTTPDecoder.Error where error.statusCode != nil {
+            // voicerack patch: a request past a bound is told why (414, 431, 413), then closed.
+            logger.logError(error, on: connection)
+            var response = HTTPResponse(statusCode: error.statusCode ?? .badRequest)
+            response.headers[.connection] = "close"
+            try? await connection.sendResponse(response)
         } catch {
             // TODO: send `400 Bad Request` on `HTTPDecoder.Error` before closing.
             // Closing without a response is RFC 9112 §6.3 #5-compliant for unrecoverable
@@ -240,7 +301,7 @@ public final actor HTTPServer {
             logger.logError(error, on: connection)
         }
         connections.remove(connection)
-        try? connection.close()
+        await connection.closeLingering()
         logger.logCloseConnection(connection)
     }
 

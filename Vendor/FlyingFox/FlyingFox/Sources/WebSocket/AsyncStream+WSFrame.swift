@@ -33,10 +33,14 @@ import FlyingSocks
 
 extension AsyncThrowingStream<WSFrame, any Error> {
 
-    static func decodingFrames(from bytes: some AsyncBufferedSequence<UInt8>) -> Self {
+    /// voicerack patch: `maxPayload` is checked from each frame's header, before its payload is
+    /// read; `requireMask` refuses a client's unmasked frames and reserved bits (RFC 6455 §5.1, §5.2).
+    static func decodingFrames(
+        from bytes: some AsyncBufferedSequence<UInt8>, maxPayload: Int = .max, requireMask: Bool = false
+    ) -> Self {
         AsyncThrowingStream<WSFrame, any Error> {
             do {
-                return try await WSFrameEncoder.decodeFrame(from: bytes)
+                return try await WSFrameEncoder.decodeFrame(from: bytes, maxPayload: maxPayload, requireMask: requireMask)
             } catch SocketError.disconnected, is SequenceTerminationError {
                 return nil
             } catch {

@@ -67,9 +67,19 @@ struct WSFrameEncoder {
         return data
     }
 
-    static func decodeFrame(from bytes: some AsyncBufferedSequence<UInt8>) async throws -> WSFrame {
+    static func decodeFrame(
+        from bytes: some AsyncBufferedSequence<UInt8>, maxPayload: Int = .max, requireMask: Bool = false
+    ) async throws -> WSFrame {
         var frame = try await decodeFrame(from: bytes.take())
         let (length, mask) = try await decodeLengthMask(from: bytes)
+        // voicerack patch: refused from the header, before the payload is read or kept.
+        guard length <= maxPayload else {
+            throw WSFrameRefusal.tooLarge(limit: maxPayload)
+        }
+        if requireMask {
+            guard mask != nil else { throw WSFrameRefusal.protocolError("unmasked client frame") }
+            guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else { throw WSFrameRefusal.protocolError("reserved bits set") }
+        }
         frame.payload = try await decodePayload(from: bytes, length: length, mask: mask)
         return frame
     }
@@ -220,4 +230,13 @@ extension AsyncSequence where Element == UInt8 {
         }
         return next
     }
+}
+
+/// voicerack patch (PATCHES.md): why a client's frame was refused before its payload was read,
+/// so a handler can close with the right code (1009, 1002).
+public enum WSFrameRefusal: Error, Equatable, Sendable {
+    /// The frame's payload is over the limit, bytes (close code 1009).
+    case tooLarge(limit: Int)
+    /// The frame breaks RFC 6455: unmasked from a client, reserved bits set (close code 1002).
+    case protocolError(String)
 }
