@@ -53,6 +53,7 @@ extension LiveClientTests {
 
         try refused("save", home + "/.bashrc", saying: "outside the preset folders")
         try refused("save", presets + "/../../../.bashrc", saying: "outside the preset folders")
+        try refused("load", home + "/.bashrc", saying: "outside the preset folders")
         try refused("load", "/etc/passwd", saying: "outside the preset folders")
         try refused("save", "link", saying: "symbolic link")
         try refused("load", "link", saying: "outside the preset folders")
