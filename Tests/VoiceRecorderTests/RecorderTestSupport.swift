@@ -43,7 +43,8 @@ func mountSmallDisk(size: String, in folder: TemporaryFolder) throws -> String? 
     return mountPoint
 }
 
-/// Unmounts what `mountSmallDisk` mounted.
+/// Unmounts what `mountSmallDisk` mounted; lazily, so a file a failed test left open does not
+/// keep it mounted.
 func unmountSmallDisk(_ mountPoint: String) {
-    _ = try? CommandRunner.run("/bin/umount", [mountPoint])
+    _ = try? CommandRunner.run("/bin/umount", ["-l", mountPoint])
 }
