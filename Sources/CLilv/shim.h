@@ -1,5 +1,7 @@
 // lilv and the LV2 extension headers voicerack's host uses. Imported by VoiceLV2 only.
 #include <lilv/lilv.h>
+// serd, lilv's Turtle parser: a state is checked with it before lilv reads it.
+#include <serd/serd.h>
 #include <lv2/atom/atom.h>
 #include <lv2/buf-size/buf-size.h>
 #include <lv2/core/lv2.h>

@@ -44,6 +44,15 @@ public protocol PluginHost: Sendable {
     /// blocks of at most `spec.maximumBlockSize` frames, and having run one block of silence so its
     /// latency is known.
     func makeUnit(_ settings: PluginUnitSettings, spec: ProcessSpec) throws(PluginError) -> PreparedPlugin
+
+    /// Throws when `state` (a saved state, as a preset keeps it) is one the host could not
+    /// restore, saying why without quoting it.
+    func checkState(_ state: String) throws(PluginError)
+}
+
+extension PluginHost {
+    /// Hosts without saved states (test doubles) take any.
+    public func checkState(_ state: String) throws(PluginError) {}
 }
 
 /// The program's plugin host, installed once at start (live runs with worker threads, `process`

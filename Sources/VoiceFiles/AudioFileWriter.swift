@@ -14,10 +14,17 @@ public final class AudioFileWriter {
     public let format: AudioFormat
     /// The open file (nil once closed); internal for the `bext` extension.
     private(set) var file: OpaquePointer?
-    /// Frames written so far.
+    /// Frames written so far; after a failed write and `close`, what the file holds.
     public private(set) var framesWritten = 0
     /// Device and inode of the file as opened, to notice it being deleted or replaced.
     private let identity: (device: UInt, inode: UInt)?
+    /// A write failed: an encoder's header, written at close, would count frames that never
+    /// reached the disk (`EncodedFileRepair` puts that right).
+    private var writeFailed = false
+    /// An encoded file's size after its last whole write: every block of it (MP3 data, Ogg
+    /// page, FLAC frame) is complete. Nil for other formats, whose header is kept true as they
+    /// go.
+    private var intactBytes: Int?
 
     /// Creates (or, when the caller has decided so, replaces) the file at `path`.
     public init(path: String, format: AudioFormat, sampleRate: Int, channels: Int) throws(AudioFileError) {
@@ -63,11 +70,21 @@ public final class AudioFileWriter {
     /// Appends `frames` interleaved frames.
     public func write(_ interleaved: UnsafePointer<Float>, frames: Int) throws(AudioFileError) {
         guard let file else { throw .writeFailed(path: path, reason: "file already closed") }
+        errno = 0
         let n = Int(sf_writef_float(file, interleaved, sf_count_t(frames)))
+        let systemError = errno
         framesWritten += n
-        guard n == frames else {
-            throw .writeFailed(path: path, reason: String(cString: sf_strerror(file)))
+        // An encoder (MP3, FLAC, Ogg) takes every frame whether or not its bytes reached the
+        // disk; libsndfile notes the failed write in the file's error, reset by each call.
+        guard n == frames, sf_error(file) == 0 else {
+            writeFailed = true
+            var reason = String(cString: sf_strerror(file))
+            // Some encoders report their own "internal error" for the system's (a full disk).
+            let system = String(cString: strerror(systemError))
+            if systemError != 0, !reason.contains(system) { reason += " (\(system))" }
+            throw .writeFailed(path: path, reason: reason)
         }
+        if format.isEncoded { intactBytes = EncodedFileRepair.size(of: path) }
     }
 
     /// Appends mono samples (the writer must have one channel).
@@ -110,11 +127,19 @@ public final class AudioFileWriter {
         sf_write_sync(file)
     }
 
-    /// Finishes the header and closes the file.
+    /// Finishes the header and closes the file; after a failed write, an encoded file is cut
+    /// back to its last whole write and its header's length taken out (`EncodedFileRepair`), so
+    /// it is measured by what it holds.
     public func close() throws(AudioFileError) {
         guard let f = file else { return }
         file = nil
         let err = sf_close(f)
+        if writeFailed, format.isEncoded {
+            EncodedFileRepair.repair(path, container: format.container, intactBytes: intactBytes ?? 0)
+            // The encoder's buffers were lost with the disk: count what the file holds, where
+            // its reader knows (Ogg from its last page, MP3 from its size).
+            if let held = (try? AudioFileStream(path: path))?.knownFrames { framesWritten = min(framesWritten, held) }
+        }
         guard err == 0 else {
             throw .writeFailed(path: path, reason: String(cString: sf_error_number(err)))
         }

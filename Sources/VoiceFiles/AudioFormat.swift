@@ -89,6 +89,10 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// True for containers of encoded frames (FLAC, Ogg, Opus, MP3), whose encoders write their
+    /// length into the header at close (FLAC's samples are integers, yet encoded).
+    public var isEncoded: Bool { ["flac", "ogg", "opus", "mp3"].contains(container) }
+
     /// True for containers whose 32-bit size fields stop at 4 GiB (WAV, WAVEX, AIFF).
     public var hasFourGigabyteLimit: Bool { ["wav", "wavex", "aiff"].contains(container) }
 

@@ -169,6 +169,7 @@ final class LV2Instance {
     /// Restores a state saved by `savedState()`: port values and the plugin's own state.
     /// Not while the instance runs (LV2's restore is in the Instantiation threading class).
     func restore(_ text: String) throws(LV2Error) {
+        if let problem = LV2StateCheck.problem(in: text) { throw .badState(plugin: info.uri, reason: problem) }
         let loaded = world.locked {
             lilv_state_new_from_string(world.world, world.urids.mapFeature, text)
         }

@@ -58,6 +58,10 @@ public final class LV2PluginHost: PluginHost {
         }
     }
 
+    public func checkState(_ state: String) throws(PluginError) {
+        if let problem = LV2StateCheck.problem(in: state) { throw PluginError(problem) }
+    }
+
     public func makeUnit(_ settings: PluginUnitSettings, spec: ProcessSpec) throws(PluginError) -> PreparedPlugin {
         let configuration = LV2Configuration(
             sampleRate: spec.sampleRate, maximumBlockSize: spec.maximumBlockSize, worker: worker)

@@ -20,8 +20,8 @@ public enum OSCAddressSpace {
         "/voicerack/monitor/unmute    unmute the monitor after the feedback guard",
         "/voicerack/voice/mute ON     mute voice_out (1 or T), open it (0 or F)",
         "/voicerack/stream/start      start the Icecast stream (also /stop)",
-        "/voicerack/preset/load NAME  load a preset (name or path); live keys apply",
-        "/voicerack/preset/save FILE  save the running setup as a preset",
+        "/voicerack/preset/load NAME  load a preset from the preset folders; live keys apply",
+        "/voicerack/preset/save NAME  save the running setup as NAME.toml in the user's preset folder",
         "/voicerack/status            reply: the status with every number",
         "/voicerack/meters/register HZ  push meters to the sender, 1...30 Hz (10)",
         "/voicerack/meters/unregister   stop the pushes",
@@ -67,12 +67,12 @@ public enum OSCAddressSpace {
             return .command(.get(key: key))
         case prefix + "/preset/load":
             guard a.count == 1, case .string(let name) = a[0] else {
-                return .failure("\(message.path) takes a preset name or path (s); got ,\(tags)")
+                return .failure("\(message.path) takes a preset name (s); got ,\(tags)")
             }
             return .command(.loadPreset(name))
         case prefix + "/preset/save":
             guard a.count == 1, case .string(let path) = a[0] else {
-                return .failure("\(message.path) takes a file path (s); got ,\(tags)")
+                return .failure("\(message.path) takes a preset name (s); got ,\(tags)")
             }
             return .command(.savePreset(path))
         case prefix + "/backing/level":

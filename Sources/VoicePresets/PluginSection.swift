@@ -61,6 +61,9 @@ struct PluginSection: Sendable {
                 guard case .string(let text) = entry.value.kind else {
                     throw failure(entry, "\(section.name).state must be a string (the plugin's saved state)")
                 }
+                do { try Self.host(section.name).checkState(text) } catch {
+                    throw failure(entry, "\(section.name).state is not a state LV2 can restore: \(error.message)")
+                }
                 settings.state = text
                 continue
             }

@@ -29,3 +29,22 @@ public struct PresetError: Error, CustomStringConvertible, Equatable, Sendable {
         return "\(file): \(message)"
     }
 }
+
+extension PresetError {
+    /// The error as a remote surface (OSC, the web panel, NSM) and its log line see it: the file,
+    /// the line and the key when it is one of voicerack's own (never a key, value or line taken
+    /// from the file, which may not be a preset at all: a password file's first word would be
+    /// "the key"). `presets check FILE`, run by the user, says the rest.
+    public var withoutContents: String {
+        // Nothing read from the file: a missing, unreadable or non-UTF-8 file, or no file at all.
+        guard line != nil || key != nil, !file.isEmpty else { return description }
+        var text = line.map { "\(file):\($0): " } ?? "\(file): "
+        text += "not a valid preset"
+        if let key, PresetSchema.keys.contains(where: { $0.fullName == key }) || key == "base" {
+            text += " (key \(key))"
+        } else if let line {
+            text += " (the key on line \(line))"
+        }
+        return text + "; voicerack presets check \(file) says why"
+    }
+}

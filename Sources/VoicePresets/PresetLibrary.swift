@@ -164,3 +164,18 @@ public struct PresetLibrary: Sendable {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
+
+extension PresetLibrary {
+    /// Whether the file at `path` is shaped as a voicerack preset: TOML whose top-level keys
+    /// and sections are a preset's (values unchecked: a preset with a bad value is still one,
+    /// and a save may repair it). What a save may replace. - Realtime: never.
+    public static func isPresetFile(_ path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
+            let document = try? TOMLDocument(parsing: text)
+        else { return false }
+        return document.root.allSatisfy { ["description", "base"].contains($0.key) }
+            && document.sections.allSatisfy { section in
+                PresetSchema.sections.contains { $0.name == section.name } || PluginSection.declaresPlugin(section)
+            }
+    }
+}

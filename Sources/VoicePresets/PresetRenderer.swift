@@ -9,9 +9,11 @@ import VoiceEngine
 /// - Realtime: never.
 public enum PresetRenderer {
     public static func toml(_ preset: Preset) -> String {
-        var lines = ["# Preset '\(preset.name)', fully resolved from \(preset.source)."]
+        // Names and paths in comments are quoted like values: a newline in them would start a
+        // line of the sender's choosing.
+        var lines = ["# Preset \(quoted(preset.name)), fully resolved from \(quoted(preset.source))."]
         if let base = preset.base {
-            lines.append("# It extends '\(base)'; the base's values are already folded in below.")
+            lines.append("# It extends \(quoted(base)); the base's values are already folded in below.")
         }
         lines.append("description = \(quoted(preset.description))")
         // Comments start in one column across the file so the values read as a table.
@@ -58,7 +60,9 @@ public enum PresetRenderer {
             || configuration.effectValues[kind.index] != EffectKind.defaultValues[kind.index]
     }
 
-    /// A TOML basic string; control characters are escaped so the value stays on one line.
+    /// A TOML basic string; control characters are escaped so the value stays on one line, and
+    /// `$` and the backtick too, so that a preset read by a shell (saved where a start-up file
+    /// was, or pasted into one) expands nothing.
     static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -68,7 +72,7 @@ public enum PresetRenderer {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "$" || scalar == "`":
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)

@@ -169,5 +169,11 @@ final class DiskWriter: @unchecked Sendable {
         do { try f.close() } catch {
             failure.withLock { $0 = $0 ?? RecordingError(path: f.path, message: error.description, beforeStart: false) }
         }
+        // After a failed write an encoded file holds less than was handed to its encoder: the
+        // summary counts what it holds.
+        let counted = input.shared.pointee.framesWritten.load(ordering: .relaxed) - framesBeforeFile
+        if f.framesWritten < counted {
+            input.shared.pointee.framesWritten.store(framesBeforeFile + f.framesWritten, ordering: .relaxed)
+        }
     }
 }

@@ -17,22 +17,27 @@ public struct IcecastURL: Sendable, Equatable {
     public static let defaultUser = "source"
     public static let defaultPort = 8000
 
-    /// Parses `text`; errors name the `url` key and what was expected, never the password.
+    /// Parses `text`; errors name the `url` key and what was expected, and quote nothing that
+    /// could be the password (not the scheme, the credentials or the port's text).
+    ///
+    /// Passwords are often pasted unencoded, `/` and `@` included: the credentials end at the
+    /// last `@` that a `/` (the mount's) still follows, so `source:a/b@host/live` has the
+    /// password `a/b`, and an `@` inside the mount is left to the mount.
     public init(parsing text: String) throws(StreamError) {
         let expected = "expected icecast://[USER[:PASSWORD]@]HOST[:PORT]/MOUNT"
         func bad(_ why: String) -> StreamError { .badSetting(key: "url", message: "\(why); \(expected)") }
         guard let schemeEnd = text.range(of: "://") else { throw bad("no scheme") }
         let scheme = text[..<schemeEnd.lowerBound].lowercased()
-        guard scheme == "icecast" else { throw bad("scheme '\(scheme)' is not icecast") }
+        guard scheme == "icecast" else {
+            let plain = !scheme.isEmpty && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            throw bad(plain ? "scheme '\(scheme)' is not icecast" : "the scheme is not icecast")
+        }
         var rest = text[schemeEnd.upperBound...]
-        guard let slash = rest.firstIndex(of: "/") else { throw bad("no mount") }
-        var authority = rest[..<slash]
-        rest = rest[slash...]
         user = Self.defaultUser
         password = nil
-        if let at = authority.lastIndex(of: "@") {
-            let credentials = authority[..<at]
-            authority = authority[authority.index(after: at)...]
+        if let at = rest.indices.last(where: { rest[$0] == "@" && rest[$0...].contains("/") }) {
+            let credentials = rest[..<at]
+            rest = rest[rest.index(after: at)...]
             let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = parts[0].removingPercentEncoding else { throw bad("bad percent-encoding in the user") }
             if !name.isEmpty { user = name }
@@ -43,11 +48,15 @@ public struct IcecastURL: Sendable, Equatable {
                 password = Secret(pass)
             }
         }
+        guard let slash = rest.firstIndex(of: "/") else { throw bad("no mount") }
+        var authority = rest[..<slash]
+        rest = rest[slash...]
         port = Self.defaultPort
         if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
             let digits = authority[authority.index(after: colon)...]
             guard let p = Int(digits), (1...65535).contains(p) else {
-                throw bad("port '\(digits)' is not a number in 1...65535")
+                // Not quoted: without an '@', a password typed as `user:password/...` lands here.
+                throw bad("the port is not a number in 1...65535")
             }
             port = p
             authority = authority[..<colon]

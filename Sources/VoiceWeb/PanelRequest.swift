@@ -1,4 +1,5 @@
 import Foundation
+import VoiceControl
 
 /// A command from the page, checked for shape here (known operation, bounded text, names made
 /// of safe characters); the session checks values exactly like preset values.
@@ -83,14 +84,8 @@ public enum PanelRequest: Sendable, Equatable {
         }
     }
 
-    /// A file-name-safe name: 1 to 64 of `A-Z a-z 0-9 - _`, not starting with `-`. No dots and no
-    /// slashes, so it can name nothing outside the folder it is put in.
-    public static func isName(_ text: String) -> Bool {
-        (1...64).contains(text.utf8.count) && !text.hasPrefix("-")
-            && text.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
-            }
-    }
+    /// A file-name-safe name (`PresetName.isValid`): it can name nothing outside the folder it is put in.
+    public static func isName(_ text: String) -> Bool { PresetName.isValid(text) }
 }
 
 /// The session's answer to a request: whether it was done, and what to tell the user.

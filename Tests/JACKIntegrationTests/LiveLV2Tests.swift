@@ -89,7 +89,7 @@ extension LiveClientTests {
             "base = \"raw\"\n\n[chain]\norder = \"lim\"\n\n[lim]\nlv2 = \"http://lsp-plug.in/plugins/lv2/limiter_mono\"\nstate = \"not turtle\"\n"
             .write(toFile: preset, atomically: true, encoding: .utf8)
         rig.voicerack.send(SIGHUP)
-        rig.expectOutput("bad saved state: not an LV2 state in Turtle; keeping the running setup")
+        rig.expectOutput("lim.state is not a state LV2 can restore: it is not valid Turtle; keeping the running setup")
         #expect(voiceOutLatency(is: 480))
 
         // `set chain.order` rebuilds the chain as a reload does; a unit with no section is refused.

@@ -21,9 +21,12 @@ extension LiveClientTests {
 
     /// Starts `voicerack run` (in `folder` when given) and waits until it prints its startup
     /// line, which comes right after activation: returns the child and when the line was seen.
+    /// `environment` adds to the tests' environment (a nil value unsets a variable).
     func launchRecordingClient(
-        on server: JACKServer, preset: String = "raw", _ extra: [String], in folder: String? = nil
+        on server: JACKServer, preset: String = "raw", _ extra: [String], in folder: String? = nil,
+        environment: [String: String?] = [:]
     ) throws -> (child: ChildProcess, started: Date) {
+        let environment = Tools.environment.merging(environment) { $1 }
         let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
         let arguments =
             ["run", "--server", server.name, "--name", Self.recordingClient, "--no-auto-connect", "--preset", preset]
@@ -34,9 +37,9 @@ extension LiveClientTests {
             // (exec keeps the pid, so signals reach voicerack).
             let quoted = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
             child = try ChildProcess(
-                "/bin/sh", ["-c", "cd '\(folder)' && exec \(quoted)"], environment: Tools.environment)
+                "/bin/sh", ["-c", "cd '\(folder)' && exec \(quoted)"], environment: environment)
         } else {
-            child = try ChildProcess(binary, arguments, environment: Tools.environment)
+            child = try ChildProcess(binary, arguments, environment: environment)
         }
         let up = poll(timeout: 20) { !child.isRunning || child.output.contains("running as JACK client") }
         let started = Date()

@@ -56,7 +56,7 @@ import VoiceStream
             ("url = \"icecast://source:hackme@h:8000/a.ogg\"", "stream.url", "never holds the password"),
             ("password = \"hackme\"", "stream.password", "never holds the password"),
             ("url = \"http://h:8000/a.ogg\"", "stream.url", "scheme 'http' is not icecast"),
-            ("url = \"icecast://h:99999/a.ogg\"", "stream.url", "port '99999'"),
+            ("url = \"icecast://h:99999/a.ogg\"", "stream.url", "the port is not a number"),
             ("format = \"aac\"", "stream.format", "\"auto\", \"opus\" or \"mp3\""),
             ("tap = \"tuning\"", "stream.tap", "\"voice\", \"mic\", \"reference\", \"monitor\" or \"karaoke\""),
             ("bitrate_kbps = 900", "stream.bitrate_kbps", "out of range"),

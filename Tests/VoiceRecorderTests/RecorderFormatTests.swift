@@ -55,14 +55,8 @@ struct RecorderFormatTests {
     @Test("a full disk stops the recording with a message; what was written stays readable")
     func diskFull() throws {
         let folder = try TemporaryFolder()
-        let mountPoint = folder.file("small-disk")
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mount = try CommandRunner.run("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
-        guard mount.status == 0 else {
-            print("skipped: cannot mount a small tmpfs here (\(mount.standardError)); needs root")
-            return
-        }
-        defer { _ = try? CommandRunner.run("/bin/umount", [mountPoint]) }
+        guard let mountPoint = try mountSmallDisk(size: "256k", in: folder) else { return }
+        defer { unmountSmallDisk(mountPoint) }
         let spec = try monoSpec(mountPoint + "/voice.wav", rate: 48_000)
         let recording = try Recording(spec: spec)
         feed(recording, indexSignal(48_000 * 3)[...])  // 576 kB of float samples for 256 kB

@@ -133,6 +133,46 @@ struct StreamSettingsTests {
         }
     }
 
+    /// A password no message may hold, in every place a URL's error can come from.
+    static let recognisable = "Hunter2-Xy9"
+
+    @Test(
+        "every error of the URL parser keeps the password out of its message",
+        arguments: [
+            "source:\(recognisable)@h:8000/live",  // no scheme
+            "http://source:\(recognisable)@h/live",  // another scheme
+            "source:\(recognisable)@icecast://h/live",  // the credentials before the scheme
+            "icecast://source:\(recognisable)@h:8000",  // no mount
+            "icecast://us%zz:\(recognisable)@h/live",  // the user's percent-encoding
+            "icecast://source:\(recognisable)%zz@h/live",  // the password's percent-encoding
+            "icecast://source:\(recognisable)@h:x/live",  // a bad port
+            "icecast://source:\(recognisable)",  // the host forgotten: the password reads as a port
+            "icecast://source:\(recognisable)/x",  // the same with a slash in the password
+            "icecast://source:\(recognisable)@:8000/live",  // no host
+            "icecast://source:\(recognisable)@h/",  // an empty mount
+            "icecast://source:\(recognisable)/x@h/bad mount",  // a bad mount, a slash in the password
+        ])
+    func errorsHideThePassword(_ text: String) {
+        do {
+            _ = try IcecastURL(parsing: text)
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(!error.description.lowercased().contains(Self.recognisable.lowercased()), "\(error.description)")
+            #expect(error.description.contains("icecast://[USER[:PASSWORD]@]HOST"), "\(error.description)")
+        }
+    }
+
+    @Test("a password holding '/' or '@' ends at the last '@' before the host; an '@' in the mount stays there")
+    func slashInPassword() throws {
+        let slash = try IcecastURL(parsing: "icecast://source:\(Self.recognisable)/x@127.0.0.1:8000/live.ogg")
+        #expect(slash.password?.value == Self.recognisable + "/x")
+        #expect(slash.host == "127.0.0.1" && slash.port == 8000 && slash.mount == "/live.ogg")
+        let at = try IcecastURL(parsing: "icecast://dj:a@b/c@radio.example/live")
+        #expect(at.user == "dj" && at.password?.value == "a@b/c" && at.host == "radio.example")
+        let mount = try IcecastURL(parsing: "icecast://radio.example:8010/live@night.ogg")
+        #expect(mount.password == nil && mount.host == "radio.example" && mount.mount == "/live@night.ogg")
+    }
+
     @Test("reconnect backoff doubles from 1 s to a 30 s cap")
     func backoff() {
         let options = StreamOptions()

@@ -50,11 +50,7 @@ struct LiveControl {
         case .muteVoice(let on):
             host.setVoiceMuted(on)
             return LiveReply(lines: [on ? "voice_out muted; talking into the mic is reported" : "voice_out open"])
-        case .loadPreset(let name):
-            let reply = load(name, saying: "loaded")
-            if reply.succeeded { preset = name }
-            return reply
-        case .record, .recordTaps, .backing, .status, .help, .savePreset:
+        case .record, .recordTaps, .backing, .status, .help, .savePreset, .loadPreset:
             return nil
         }
     }
@@ -95,18 +91,26 @@ struct LiveControl {
         return LiveReply(lines: ["\(key) = \(value)"])
     }
 
+    /// `load NAME|FILE`: loads the preset and applies its live keys; it is then what SIGHUP
+    /// re-reads. `remote`: the error names the file, line and key only (`withoutContents`).
+    mutating func loadPreset(_ name: String, remote: Bool) -> LiveReply {
+        let reply = load(name, saying: "loaded", remote: remote)
+        if reply.succeeded { preset = name }
+        return reply
+    }
+
     /// `save FILE`: the running setup, live changes and each LV2 unit's state included, as a
     /// complete preset (every key, so it does not depend on the shipped presets), written
-    /// atomically: to a temporary file in the same folder, then renamed over `path`.
+    /// atomically by `PresetFileWriter`, which replaces nothing but a preset.
     func save(to path: String) -> LiveReply {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let preset = Preset(
             name: name, description: "Saved by voicerack from \(preset) with its live changes.", source: preset,
             base: nil, configuration: host.configurationToSave)
         do {
-            try Data(PresetRenderer.toml(preset).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try PresetFileWriter.write(PresetRenderer.toml(preset), to: path)
         } catch {
-            return .failure("save: cannot write \(path): \(error.localizedDescription)")
+            return .failure("save: \(error.message)")
         }
         return LiveReply(lines: ["saved the running setup to \(path)"])
     }
@@ -116,13 +120,13 @@ struct LiveControl {
     func reload() -> LiveReply { load(preset, saying: "SIGHUP: reloaded") }
 
     /// Loads `name` (a preset name or path) and applies its live keys; `saying` opens the lines.
-    private func load(_ name: String, saying: String) -> LiveReply {
+    private func load(_ name: String, saying: String, remote: Bool = false) -> LiveReply {
         let what = saying.hasPrefix("SIGHUP") ? "SIGHUP" : "load"
         let loaded: Preset
         do {
             loaded = try PresetLibrary.standard().load(name)
         } catch {
-            return .failure("\(what): \(error); keeping the running setup")
+            return .failure("\(what): \(remote ? error.withoutContents : error.description); keeping the running setup")
         }
         var running = host.liveConfiguration
         let changed = PresetEdit.changedKeys(from: running, to: loaded.configuration)

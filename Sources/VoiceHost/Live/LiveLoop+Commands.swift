@@ -7,18 +7,18 @@ extension LiveLoop {
     /// its reply: the session's own commands here (recording, backing track, status, help),
     /// the engine's in `LiveControl`.
     ///
+    /// `origin` names the remote surface (OSC, web, NSM), nil for the terminal: a remote one
+    /// reaches preset files only by name (`presetCommand`).
+    ///
     /// - Realtime: never; main thread.
-    func execute(_ command: LiveCommand) -> LiveReply {
+    func execute(_ command: LiveCommand, from origin: String? = nil) -> LiveReply {
+        if let reply = presetCommand(command, from: origin) { return reply }
         let before = host.liveConfiguration
         if let reply = control.run(command) {
             if host.liveConfiguration != before { liveChanges += 1 }
             return reply
         }
         switch command {
-        case .savePreset(let path):
-            let reply = control.save(to: path)
-            if reply.succeeded { savedChanges = liveChanges }
-            return reply
         case .record(true):
             return recorder.isRecording ? .failure("already recording; stop first") : startRecording()
         case .recordTaps(let names):
@@ -50,14 +50,20 @@ extension LiveLoop {
         for text in reply.lines { out.log(ControlText.escaped(text)) }
     }
 
-    /// Runs what surfaces submitted to the hub and answers each; logs their notes.
+    /// Runs what surfaces submitted to the hub and answers each; logs their notes. A preset
+    /// loaded or saved is logged at info with its file (in the reply's first line).
     func runSubmittedCommands() {
         for note in hub.takeNotes() { out.log(ControlText.escaped(note)) }
         for pending in hub.take() {
-            let reply = execute(pending.command)
+            let reply = execute(pending.command, from: pending.origin)
+            let touchesFile: Bool
+            switch pending.command {
+            case .loadPreset, .savePreset: touchesFile = true
+            default: touchesFile = false
+            }
             out.log(
                 ControlText.escaped("\(pending.origin): \(pending.command) -> \(reply.lines.first ?? "")"),
-                level: reply.succeeded ? .debug : .notice)
+                level: reply.succeeded ? (touchesFile ? .info : .debug) : .notice)
             pending.reply(reply)
         }
     }

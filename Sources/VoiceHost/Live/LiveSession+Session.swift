@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import VoiceControl
+import VoiceJACK
 import VoicePresets
 
 extension LiveSession {
@@ -30,6 +31,7 @@ extension LiveRequest {
     /// - Realtime: never; main thread.
     /// Returns what it did, for the log.
     mutating func open(_ session: ManagedSession) throws(ManagedSession.OpenFailure) -> String {
+        try Self.check(session)
         let files = FileManager.default
         do {
             try files.createDirectory(atPath: session.recordingsFolder, withIntermediateDirectories: true)
@@ -47,10 +49,9 @@ extension LiveRequest {
                 description: "voicerack in session '\(session.displayName)', from preset \(presetName).",
                 source: presetArgument ?? presetName, base: nil, configuration: configuration)
             do {
-                try Data(PresetRenderer.toml(copy).utf8).write(
-                    to: URL(fileURLWithPath: session.presetPath), options: .atomic)
+                try PresetFileWriter.write(PresetRenderer.toml(copy), to: session.presetPath)
             } catch {
-                throw .init(.createFailed, "cannot write \(session.presetPath): \(error.localizedDescription)")
+                throw .init(.createFailed, error.message)
             }
         }
         let loaded: Preset
@@ -65,5 +66,25 @@ extension LiveRequest {
         options.name = session.clientID
         recording.folder = session.recordingsFolder
         return done + "; recordings go to \(session.recordingsFolder)"
+    }
+}
+
+extension LiveRequest {
+    /// Refuses what a manager may send but voicerack cannot use: a client id that is no JACK
+    /// client name (as `--name` is checked: too long, with ':', empty), and a path that is not an
+    /// absolute folder below the root (an empty path or `/` would put `preset.toml` and
+    /// `recordings` into the file system's root).
+    ///
+    /// - Realtime: never; main thread.
+    static func check(_ session: ManagedSession) throws(ManagedSession.OpenFailure) {
+        if let problem = JACKNames.clientNameProblem(session.clientID) {
+            throw .init(.general, "the session's client id cannot name the JACK client: \(problem)")
+        }
+        let folder = URL(fileURLWithPath: session.path).standardized.path
+        guard session.path.hasPrefix("/"), folder != "/" else {
+            throw .init(
+                .createFailed,
+                "the session path '\(session.path)' is not a folder for a client (an absolute path below /)")
+        }
     }
 }
