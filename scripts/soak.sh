@@ -2,7 +2,7 @@
 # Soak test (not a CI test): how voicerack's process callback holds up over MINUTES (default 10)
 # at a 64-sample period, recording, compared with a trivial pass-through on the same server.
 #
-#   scripts/soak.sh [MINUTES] [--web]
+#   scripts/soak.sh [MINUTES] [--web | --attack]
 #
 # Starts its own jackd (dummy driver, 48 kHz, period 64, unique name), feeds jack_simple_client's
 # sine into mic_in and far_in_L, and runs
@@ -12,7 +12,10 @@
 # as % of the period, the xruns JACK reported, and the CPU time voicerack used. With --web the
 # first run is repeated with the web panel open in headless chromium (scripts/panel-browser.py,
 # streaming meters all along), side by side with the run without it; the difference in CPU time
-# is the panel's own cost. SOAK_PERIOD=N picks another period (a busy machine may not hold 64).
+# is the panel's own cost. With --attack the web panel run is repeated under hostile clients
+# (Tests/JACKIntegrationTests/panel-attack.py over and over: a 1 MB header line, 2,000 idle
+# connections, a slowloris of 500, a 512 MB WebSocket frame), voicerack limited to 1,024
+# descriptors in both, side by side with the panel left alone. SOAK_PERIOD=N picks another period (a busy machine may not hold 64).
 # SOAK_PRESETS="podcast podcast-lv2" runs those presets instead (no recording), back to back:
 # e.g. built-in units against LV2 units. VOICERACK=path picks the binary (default: a release
 # build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
@@ -60,7 +63,9 @@ run() {
   local label=$1
   shift
   local log="$work/$label.log"
-  "$VOICERACK" run --server "$server" --name soak --no-auto-connect "$@" >"$log" 2>&1 &
+  local attack=""
+  if [ "${1:-}" = "--under-attack" ]; then attack=1 && shift; fi
+  (ulimit -n "${SOAK_NOFILE:-$(ulimit -n)}" && exec "$VOICERACK" run --server "$server" --name soak --no-auto-connect "$@") >"$log" 2>&1 &
   local pid=$!
   pids+=("$pid")
   for _ in $(seq 100); do grep -q "running as JACK client" "$log" && break; sleep 0.1; done
@@ -68,7 +73,14 @@ run() {
   jack_connect -s "$server" sine:output2 soak:far_in_L
   echo "soak: $label for $minutes min..." >&2
   local browser=""
-  if grep -q "web panel: open" "$log"; then
+  if [ -n "$attack" ]; then
+    for _ in $(seq 50); do grep -q "web panel: open" "$log" && break; sleep 0.1; done
+    local url
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$log" | head -1)
+    (end=$((SECONDS + seconds)); while [ $SECONDS -lt $end ]; do
+      python3 Tests/JACKIntegrationTests/panel-attack.py "$url" "$pid" >>"$work/$label-attack.log" 2>&1 || true; done) &
+    browser=$!
+  elif grep -q "web panel: open" "$log"; then
     local url
     url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$log" | head -1)
     # The page stays open, drawing the meters, until the run ends.
@@ -98,7 +110,12 @@ if [ -n "${SOAK_PRESETS:-}" ]; then
   for preset in $SOAK_PRESETS; do run "$(basename "$preset" .toml)" --preset "$preset"; done
 else
   run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
-  if [ "$web" = "--web" ]; then
+  if [ "$web" = "--attack" ]; then
+    export SOAK_NOFILE=1024
+    run "echo-cancel + web panel" --preset echo-cancel --record "voice=$work/voice2.wav" --web 0
+    run "echo-cancel + web under attack" --under-attack --preset echo-cancel --record "voice=$work/voice3.wav" --web 0
+    echo "soak: attack rounds: $(grep -c '^{' "$work/echo-cancel + web under attack-attack.log" || true); page slowest, s: $(grep -o '"page_slowest_s": [0-9.]*' "$work/echo-cancel + web under attack-attack.log" | awk '{ if ($2 > m) m = $2 } END { print m }'); page failures: $(grep -o '"page_failure_count": [0-9]*' "$work/echo-cancel + web under attack-attack.log" | awk '{ s += $2 } END { print s + 0 }')"
+  elif [ "$web" = "--web" ]; then
     run "echo-cancel + rec + web panel" --preset echo-cancel --record "voice=$work/voice2.wav" \
       --record "tuning=$work/tuning2.wav" --web 0
   fi
