@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "JACKIntegrationTests",
             dependencies: ["VoiceTestSupport", "VoiceFiles", "VoiceJACK", "VoiceCycle", "VoiceEngine"],
-            exclude: ["osc-peer.py", "nsm-server.py"]),
+            exclude: ["osc-peer.py", "nsm-server.py", "panel-attack.py"]),
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: [
