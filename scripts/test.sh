@@ -18,8 +18,9 @@ swift build --build-tests
 swift test --skip RealtimeSafetyTests
 # The installed layout (outside swift test: install.sh runs swift itself), from the debug build.
 scripts/test-install.sh
-# The Debian package (the static release build) in a clean Debian 12 root without Swift.
-scripts/test-package.sh
+# The Debian package (the static release build) in a clean Debian 12 root without Swift:
+# debootstrap, chroot and mounts need root.
+if [ "$(id -u)" -eq 0 ]; then scripts/test-package.sh; else sudo scripts/test-package.sh; fi
 runtime=$(clang --print-file-name=libclang_rt.rtsan-x86_64.a 2>/dev/null || true)
 if [ -f "$runtime" ]; then
   echo "test.sh: real-time safety tests under RealtimeSanitizer ($runtime)"
