@@ -78,7 +78,7 @@ done
 if [ -z "$unit_dir" ]; then
   case "$prefix" in
     /usr | /usr/local) unit_dir="$prefix/lib/systemd/user" ;;
-    "$HOME/.local") unit_dir="$prefix/share/systemd/user" ;;
+    "${HOME:-}/.local") unit_dir="$prefix/share/systemd/user" ;;
   esac
 fi
 unit_found=true
