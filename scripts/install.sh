@@ -9,6 +9,8 @@
 #   share/fish/vendor_completions.d/voicerack.fish   program itself
 #   share/applications/voicerack.desktop             desktop entry (runs in a terminal)
 #   lib/systemd/user/voicerack.service               user unit: the echo-cancel preset from login
+#   share/pipewire/pipewire.conf.d/voicerack.conf    PipeWire's voicerack microphone and call-audio
+#                                                    nodes (voicerack run --pipewire; docs/pipewire.md)
 #
 # Usage: scripts/install.sh [--prefix DIR] [--configuration release|debug]
 # --configuration debug installs the debug build (what the tests use: it is already built).
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
     --prefix) prefix=${2:?--prefix needs a folder}; shift 2 ;;
     --prefix=*) prefix=${1#--prefix=}; shift ;;
     --configuration) configuration=${2:?--configuration needs release or debug}; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown argument '$1' (usage: scripts/install.sh [--prefix DIR] [--configuration release|debug])" >&2; exit 64 ;;
   esac
 done
@@ -45,9 +47,11 @@ fi
 
 share="$prefix/share"
 install -d "$prefix/bin" "$share/voicerack/presets" "$share/man/man1" "$share/bash-completion/completions" \
-  "$share/zsh/site-functions" "$share/fish/vendor_completions.d" "$share/applications" "$prefix/lib/systemd/user"
+  "$share/zsh/site-functions" "$share/fish/vendor_completions.d" "$share/applications" "$prefix/lib/systemd/user" \
+  "$share/pipewire/pipewire.conf.d"
 install -m 755 "$program" "$prefix/bin/voicerack"
 install -m 644 presets/*.toml "$share/voicerack/presets/"
+install -m 644 packaging/pipewire/voicerack.conf "$share/pipewire/pipewire.conf.d/"
 # generate-manual keeps the blank lines between a discussion's paragraphs; mdoc wants .Pp there
 # (man warns "Empty input line" otherwise).
 for page in "$manual_dir"/*.1; do
@@ -63,3 +67,7 @@ chmod 644 "$share/applications/voicerack.desktop" "$prefix/lib/systemd/user/voic
 
 echo "install.sh: installed voicerack $("$prefix/bin/voicerack" --version) under $prefix" >&2
 echo "install.sh: start it at login with: systemctl --user enable --now voicerack.service" >&2
+# PipeWire reads pipewire.conf.d from /usr/share, /etc and ~/.config only.
+case "$prefix" in /usr) ;; *)
+  echo "install.sh: for the PipeWire nodes, copy $share/pipewire/pipewire.conf.d/voicerack.conf into ~/.config/pipewire/pipewire.conf.d/ and restart PipeWire" >&2 ;;
+esac
