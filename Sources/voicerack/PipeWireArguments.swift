@@ -24,7 +24,7 @@ struct PipeWireArguments: ParsableArguments {
     @Flag(
         name: .long,
         help:
-            "With --pipewire: make the call node the default sink and the microphone node the default source (wpctl set-default). Without it the defaults are left as they are."
+            "With --pipewire: make the call node the default sink and the microphone node the default source, as the user's choice in WirePlumber (as wpctl set-default does). Without it the defaults are left as they are."
     )
     var makeDefault = false
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VoiceFiles
 import VoiceTestSupport
 
 /// voicerack on a PipeWire desktop (`PipeWireServer` with `desktop`): the nodes of the shipped
@@ -107,6 +108,73 @@ extension LiveClientTests {
                 peers.count == 1 && peers.allSatisfy { $0.hasPrefix("system-playback:") },
                 "speaker_out_\(side): \(peers)")
         }
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
+    }
+}
+
+extension LiveClientTests {
+    @Test(
+        "PipeWire killed and started again mid-call: the nodes come back, voicerack rejoins and relinks, and a new parecord records the processed voice within 5 s; after voicerack stops the nodes stay",
+        .enabled(
+            if: PipeWireServer.sessionManagerAvailable && Tools.jackSimpleClient != nil,
+            "pipewire-pulse, pulseaudio-utils, wireplumber or jack_simple_client is missing"))
+    func pipeWireRestartRelinks() throws {
+        let server = try PipeWireServer(desktop: .init())
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let (voicerack, _) = try launchVoicerack(on: server, linking: ["--pipewire"], ["--wait-for-server"])
+        defer { voicerack.stop(SIGKILL) }
+        #expect(Self.awaitPipeWireLinks(on: server).isEmpty, "\(voicerack.output)")
+        server.kill()
+        let waiting = poll(timeout: 15) {
+            !voicerack.isRunning || voicerack.output.contains("waiting for it to come back")
+        }
+        try #require(waiting && voicerack.isRunning, "\(voicerack.output)")
+        try server.restart()
+        let back = Date()
+        let sources = try server.pactl(["list", "short", "sources"])
+        #expect(sources.contains("\tvoicerack-mic\t"), "\(sources)")
+        // A talker at the mic (raw preset: the voice is the mic) and a call app recording.
+        let sine = try feedSineToMic(on: server)
+        defer { sine.stop(SIGTERM) }
+        let take = folder.file("after-restart.wav")
+        let recorder = try server.launch(
+            PipeWireServer.parecord!,
+            ["-d", "voicerack-mic", "--file-format=wav", "--format=float32le", "--rate=48000", "--channels=1", take])
+        defer { recorder.stop(SIGKILL) }
+        let missing = Self.awaitPipeWireLinks(on: server, timeout: 5 - Date().timeIntervalSince(back))
+        #expect(missing.isEmpty, "not relinked within 5 s: \(missing)\n\(voicerack.output)")
+        Thread.sleep(forTimeInterval: max(0, 5 - Date().timeIntervalSince(back)))
+        recorder.send(SIGINT)
+        #expect(recorder.waitForExit(timeout: 10) == 0, "parecord: \(recorder.output)")
+        let voice = try AudioFileContents.read(take).channels[0]
+        let tail = Measure.levelDB(voice, max(0, voice.count - 9_600)..<voice.count)
+        print(
+            "pipewire restart: relinked, parecord's last 0.2 s at \(fmt(tail)) dBFS 5 s after PipeWire was back (sine \(fmt(Self.sineDBFS)))"
+        )
+        #expect(abs(tail - Self.sineDBFS) < 1, "the last 0.2 s of parecord's take: \(tail) dBFS")
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 20) == 0, "\(voicerack.output)")
+        let after = try server.pactl(["list", "short", "sinks"])
+        #expect(after.contains("\tvoicerack-call\t"), "the nodes went with voicerack:\n\(after)")
+    }
+
+    @Test(
+        "--make-default makes the call node the default sink and the microphone node the default source",
+        .enabled(
+            if: PipeWireServer.sessionManagerAvailable, "pipewire-pulse, pulseaudio-utils or wireplumber is missing"))
+    func pipeWireMakeDefault() throws {
+        let server = try PipeWireServer(desktop: .init())
+        defer { server.stop() }
+        let (voicerack, _) = try launchVoicerack(on: server, linking: ["--pipewire", "--make-default"])
+        defer { voicerack.stop(SIGKILL) }
+        var defaults = ("", "")
+        let made = poll(timeout: 10) {
+            defaults = (try? Self.defaults(on: server)) ?? ("", "")
+            return defaults == ("voicerack-call", "voicerack-mic")
+        }
+        #expect(made, "defaults \(defaults):\n\(voicerack.output)")
         voicerack.send(SIGINT)
         #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
     }

@@ -77,18 +77,17 @@ extension LiveLoop {
     }
 
     /// Makes the call node the default sink and the microphone node the default source, once
-    /// per node, through the session manager (`wpctl set-default`): voicerack never takes the
+    /// per node, as the user's own choice in the session manager: voicerack never takes the
     /// defaults unless asked.
     private func makeDefaults(in graph: PipeWireGraph, _ settings: PipeWireSettings) {
         guard graph.hasWirePlumber else { return }
-        for name in [settings.callNode, settings.micNode] {
+        for (name, sink) in [(settings.callNode, true), (settings.micNode, false)] {
             guard let node = graph.node(named: name), !pipeWire.defaultsMade.contains(node.id) else { continue }
-            if PipeWireDefaults.set(node.id, remote: request.options.server) {
+            if PipeWireDefaults.set(name, sink: sink, remote: request.options.server) {
                 pipeWire.defaultsMade.insert(node.id)
-                out.log(
-                    "pipewire: '\(name)' is now the default \(node.mediaClass.contains("Sink") ? "sink" : "source")")
+                out.log("pipewire: '\(name)' is now the default \(sink ? "sink" : "source") (--make-default)")
             } else {
-                out.log("pipewire: wpctl set-default \(node.id) ('\(name)') failed", level: .warning)
+                out.log("pipewire: could not make '\(name)' the default \(sink ? "sink" : "source")", level: .warning)
             }
         }
     }

@@ -5,7 +5,7 @@ public struct PipeWireSettings: Sendable, Equatable {
     public var micNode = "voicerack-mic"
     /// The call-audio node apps play the far end into (`Audio/Sink`); its monitor feeds far_in.
     public var callNode = "voicerack-call"
-    /// Make the two nodes the session's default source and sink (`wpctl set-default`).
+    /// Make the two nodes the session's default source and sink (as `wpctl set-default` does).
     public var makeDefault = false
 
     public init(micNode: String = "voicerack-mic", callNode: String = "voicerack-call", makeDefault: Bool = false) {
