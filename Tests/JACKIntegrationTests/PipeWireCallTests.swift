@@ -55,7 +55,9 @@ extension LiveClientTests {
         let (voicerack, _) = try launchVoicerack(on: server, preset: preset, linking: ["--pipewire"])
         defer { voicerack.stop(SIGKILL) }
         let missing = Self.awaitPipeWireLinks(on: server)
-        try #require(missing.isEmpty, "missing \(missing):\n\(voicerack.output)")
+        try #require(
+            missing.isEmpty,
+            "missing \(missing):\n\(voicerack.output)\n\((try? server.lsp([])) ?? "")\(server.companionLogs)")
         // The room: hears what the sound card plays, waits for the far end there, then plays
         // its echo and the near end into mic_in; it records voice_out on the same timeline.
         let peerPath = folder.file("peer.wav")

@@ -92,7 +92,9 @@ extension LiveClientTests {
         let (voicerack, _) = try launchVoicerack(on: server, linking: ["--pipewire"])
         defer { voicerack.stop(SIGKILL) }
         let missing = Self.awaitPipeWireLinks(on: server)
-        #expect(missing.isEmpty, "missing \(missing):\n\(voicerack.output)")
+        #expect(
+            missing.isEmpty,
+            "missing \(missing):\n\(voicerack.output)\n\((try? server.lsp([])) ?? "")\(server.companionLogs)")
         // Two looks at the graph later, the defaults are still the devices.
         Thread.sleep(forTimeInterval: 4.5)
         let after = try Self.defaults(on: server)
@@ -174,7 +176,8 @@ extension LiveClientTests {
             defaults = (try? Self.defaults(on: server)) ?? ("", "")
             return defaults == ("voicerack-call", "voicerack-mic")
         }
-        #expect(made, "defaults \(defaults):\n\(voicerack.output)")
+        #expect(
+            made, "defaults \(defaults):\n\(voicerack.output)\n\((try? server.lsp([])) ?? "")\(server.companionLogs)")
         voicerack.send(SIGINT)
         #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
     }

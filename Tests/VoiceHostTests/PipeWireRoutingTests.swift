@@ -111,4 +111,17 @@ struct PipeWireRoutingTests {
             ])
         #expect(PipeWireGraph(pwDump: Data("not json".utf8)) == nil)
     }
+
+    @Test("pw-dump's output with objects that went while it dumped: further arrays remove them")
+    func parsesPWDumpUpdates() throws {
+        let json = """
+            [ { "id": 15, "type": "PipeWire:Interface:Node",
+                "info": { "props": { "node.name": "card", "media.class": "Audio/Sink", "node.description": "a [b] \\"c\\"" } } },
+              { "id": 16, "type": "PipeWire:Interface:Node",
+                "info": { "props": { "node.name": "lsp", "media.class": "Audio/Duplex" } } } ]
+            [ { "id": 16, "info": null } ]
+            """
+        let graph = try #require(PipeWireGraph(pwDump: Data(json.utf8)))
+        #expect(graph.nodes.map(\.name) == ["card"])
+    }
 }

@@ -16,7 +16,7 @@ extension LiveLoop {
         out.log(
             "--pipewire: linking voice_out to '\(settings.micNode)', the monitor of '\(settings.callNode)' to far_in, speaker_out to the output device and the input device to mic_in; kept while voicerack runs"
         )
-        if case .failure(let error) = PipeWireDump.read(remote: request.options.server) {
+        if case .failure(let error) = PipeWireDump.read(remote: request.options.server), error.noDaemon {
             out.log("--pipewire: \(error.message) (plain JACK?); auto-connecting instead", level: .warning)
             pipeWire.plainJACK = true
             for note in driver.autoConnect() { out.log(note) }

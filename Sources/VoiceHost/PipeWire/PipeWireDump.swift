@@ -17,7 +17,8 @@ enum PipeWireDump {
         do {
             try process.run()
         } catch {
-            return .failure(PipeWireDumpError(message: "cannot run pw-dump: \(error.localizedDescription)"))
+            return .failure(
+                PipeWireDumpError(message: "cannot run pw-dump: \(error.localizedDescription)", noDaemon: true))
         }
         // A daemon that stopped answering must not hang the main loop: the child is stopped.
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
@@ -27,10 +28,11 @@ enum PipeWireDump {
         watchdog.cancel()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             return .failure(
-                PipeWireDumpError(message: "pw-dump found no PipeWire daemon \(remote.map { "'\($0)'" } ?? "")"))
+                PipeWireDumpError(
+                    message: "pw-dump found no PipeWire daemon \(remote.map { "'\($0)'" } ?? "")", noDaemon: true))
         }
         guard let graph = PipeWireGraph(pwDump: data) else {
-            return .failure(PipeWireDumpError(message: "pw-dump's output is not the JSON expected"))
+            return .failure(PipeWireDumpError(message: "pw-dump's output is not the JSON expected", noDaemon: false))
         }
         return .success(graph)
     }
@@ -39,4 +41,6 @@ enum PipeWireDump {
 /// Why a PipeWire graph could not be read.
 struct PipeWireDumpError: Error, Equatable {
     let message: String
+    /// True when no PipeWire answered (plain jackd, or pw-dump missing), not a reading gone wrong.
+    let noDaemon: Bool
 }

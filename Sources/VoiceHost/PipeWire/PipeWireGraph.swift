@@ -40,9 +40,9 @@ struct PipeWireGraph: Sendable, Equatable {
     /// True when WirePlumber (or another client that calls itself so) is connected.
     var hasWirePlumber = false
 
-    /// Parses `pw-dump` output; nil when it is not a JSON array of objects.
+    /// Parses `pw-dump` output (PWDumpStream.swift); nil when it is not JSON arrays of objects.
     init?(pwDump data: Data) {
-        guard let objects = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else { return nil }
+        guard let objects = PWDumpStream.objects(data) else { return nil }
         var ports: [(node: Int, port: Port)] = []
         for object in objects {
             let type = (object["type"] as? String ?? "").split(separator: ":").last.map(String.init) ?? ""
