@@ -75,7 +75,8 @@ extension LiveClientTests {
         let recorder = try server.launch(
             PipeWireServer.parecord!,
             [
-                "-d", "voicerack-mic", "--file-format=wav", "--format=float32le", "--rate=48000", "--channels=1",
+                "-d", "voicerack-mic", "--latency-msec=100", "--file-format=wav", "--format=float32le", "--rate=48000",
+                "--channels=1",
                 recordingPath,
             ])
         defer { recorder.stop(SIGKILL) }
@@ -91,6 +92,9 @@ extension LiveClientTests {
             musicPlayer.stop(SIGKILL)
         }
         let peerOutput = try #require(TestPeer.finish(peer, timeout: 60))
+        // parecord writes what it has read; what PipeWire still buffers for it (its latency,
+        // asked small above) is lost at SIGINT.
+        Thread.sleep(forTimeInterval: 0.5)
         recorder.send(SIGINT)
         _ = recorder.waitForExit(timeout: 10)
         #expect(far.waitForExit(timeout: 10) == 0, "paplay (far end): \(far.output)")

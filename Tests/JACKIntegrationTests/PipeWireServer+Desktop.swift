@@ -37,9 +37,13 @@ extension PipeWireServer {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("packaging/pipewire/voicerack.conf").path
 
-    /// What the clients of a desktop add: the PulseAudio socket and a cookie of their own.
+    /// What the clients of a desktop add: the PulseAudio socket, and libpulse's cookie, runtime
+    /// and state folders in the runtime folder (not the user's home).
     static func desktopClientEnvironment(_ directory: String) -> [String: String?] {
-        ["PULSE_SERVER": "unix:\(directory)/pulse/native", "PULSE_COOKIE": "\(directory)/pulse-cookie"]
+        [
+            "PULSE_SERVER": "unix:\(directory)/pulse/native", "PULSE_COOKIE": "\(directory)/pulse-cookie",
+            "PULSE_RUNTIME_PATH": "\(directory)/pulse", "PULSE_STATE_PATH": "\(directory)/pulse-state",
+        ]
     }
 
     /// The daemons' environment: on a desktop they read their config from the runtime folder
