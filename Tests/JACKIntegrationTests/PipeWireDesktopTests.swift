@@ -182,3 +182,51 @@ extension LiveClientTests {
         #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
     }
 }
+
+extension LiveClientTests {
+    /// Records the microphone node with parecord for `seconds` once its stream is linked; the
+    /// level of the take's last 0.2 s (dBFS).
+    func micNodeLevel(on server: PipeWireServer, into path: String, seconds: Double = 1) throws -> Double {
+        let recorder = try server.launch(
+            PipeWireServer.parecord!,
+            [
+                "-d", "voicerack-mic", "--latency-msec=100", "--file-format=wav", "--format=float32le", "--rate=48000",
+                "--channels=1", path,
+            ])
+        defer { recorder.stop(SIGKILL) }
+        let linked = poll(timeout: 10) {
+            (try? server.lsp(["-c", "voicerack microphone:capture_MONO"]))?.contains("   ") == true
+        }
+        #expect(linked, "parecord's stream was never linked: \(recorder.output)")
+        Thread.sleep(forTimeInterval: seconds)
+        recorder.send(SIGINT)
+        #expect(recorder.waitForExit(timeout: 10) == 0, "parecord: \(recorder.output)")
+        let voice = try AudioFileContents.read(path).channels[0]
+        return Measure.levelDB(voice, max(0, voice.count - 9_600)..<voice.count)
+    }
+
+    @Test(
+        "the microphone node's volume slider acts on what apps record (monitor.channel-volumes): 50% in pactl is 18 dB down",
+        .enabled(
+            if: PipeWireServer.sessionManagerAvailable && Tools.jackSimpleClient != nil,
+            "pipewire-pulse, pulseaudio-utils, wireplumber or jack_simple_client is missing"))
+    func pipeWireSourceVolume() throws {
+        let server = try PipeWireServer(desktop: .init())
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let (voicerack, _) = try launchVoicerack(on: server, linking: ["--pipewire"])
+        defer { voicerack.stop(SIGKILL) }
+        #expect(Self.awaitPipeWireLinks(on: server).isEmpty, "\(voicerack.output)")
+        let sine = try feedSineToMic(on: server)
+        defer { sine.stop(SIGTERM) }
+        let full = try micNodeLevel(on: server, into: folder.file("full.wav"))
+        _ = try server.pactl(["set-source-volume", "voicerack-mic", "50%"])
+        let half = try micNodeLevel(on: server, into: folder.file("half.wav"))
+        // PulseAudio's volume scale is cubic: 50% is 0.125, -18.06 dB.
+        print("pipewire source volume: 100% \(fmt(full)) dBFS, 50% \(fmt(half)) dBFS")
+        #expect(abs(full - Self.sineDBFS) < 1, "at 100%: \(full) dBFS")
+        #expect(abs(half - full + 18.06) < 1, "at 50%: \(half) dBFS against \(full)")
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
+    }
+}
