@@ -16,6 +16,8 @@
 #                                                    share/systemd/user under ~/.local: where
 #                                                    systemd looks)
 #   share/voicerack/installed-files                  what was installed, for --uninstall
+#   share/pipewire/pipewire.conf.d/voicerack.conf    PipeWire's voicerack microphone and call-audio
+#                                                    nodes (voicerack run --pipewire; docs/pipewire.md)
 #
 # Usage: scripts/install.sh [--prefix DIR] [--configuration release|debug] [--destdir DIR]
 #        scripts/install.sh --uninstall [--prefix DIR]
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
     --configuration) configuration=${2:?--configuration needs release or debug}; shift 2 ;;
     --destdir) destdir=${2:?--destdir needs a folder}; shift 2 ;;
     --uninstall) uninstall=true; shift ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown argument '$1' ($usage)" >&2; exit 64 ;;
   esac
 done
@@ -113,7 +115,8 @@ share="$root/share"
 libdir="$root/lib/voicerack"
 units="$destdir$unit_dir"
 install -d "$root/bin" "$share/voicerack/presets" "$share/man/man1" "$share/bash-completion/completions" \
-  "$share/zsh/site-functions" "$share/fish/vendor_completions.d" "$share/applications" "$libdir" "$units"
+  "$share/zsh/site-functions" "$share/fish/vendor_completions.d" "$share/applications" "$libdir" "$units" \
+  "$share/pipewire/pipewire.conf.d"
 installed=()
 # put MODE SOURCE DEST: installs one file and remembers it for --uninstall.
 put() {
@@ -140,6 +143,7 @@ sed "s|@LAUNCHER@|$prefix/lib/voicerack/voicerack-launch|g" packaging/voicerack.
 put 644 "$work/desktop" "$share/applications/voicerack.desktop"
 sed "s|@BINDIR@|$prefix/bin|g" packaging/voicerack.service.in >"$work/service"
 put 644 "$work/service" "$units/voicerack.service"
+put 644 packaging/pipewire/voicerack.conf "$share/pipewire/pipewire.conf.d/voicerack.conf"
 
 if [ -n "$destdir" ]; then
   echo "install.sh: staged voicerack $version for $prefix under $destdir" >&2
@@ -153,3 +157,7 @@ if $unit_found; then
 else
   echo "install.sh: systemd does not look for user units under $prefix; to start voicerack at login, link the unit first: systemctl --user link $unit_dir/voicerack.service" >&2
 fi
+# PipeWire reads pipewire.conf.d from /usr/share, /etc and ~/.config only.
+case "$prefix" in /usr) ;; *)
+  echo "install.sh: for the PipeWire nodes, copy $share/pipewire/pipewire.conf.d/voicerack.conf into ~/.config/pipewire/pipewire.conf.d/ and restart PipeWire" >&2 ;;
+esac

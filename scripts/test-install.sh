@@ -44,7 +44,8 @@ status=0
 for f in bin/voicerack share/voicerack/presets/echo-cancel.toml share/man/man1/voicerack.1 \
   share/bash-completion/completions/voicerack share/zsh/site-functions/_voicerack \
   share/fish/vendor_completions.d/voicerack.fish share/applications/voicerack.desktop \
-  lib/systemd/user/voicerack.service lib/voicerack/voicerack-launch share/voicerack/installed-files; do
+  lib/systemd/user/voicerack.service lib/voicerack/voicerack-launch share/voicerack/installed-files \
+  share/pipewire/pipewire.conf.d/voicerack.conf; do
   [ -f "$prefix/$f" ] || fail "install.sh did not install $f"
 done
 pass "install.sh installed every file"

@@ -36,7 +36,8 @@ contents=$(dpkg-deb --contents "$package")
 for f in ./usr/bin/voicerack ./usr/share/voicerack/presets/echo-cancel.toml ./usr/share/man/man1/voicerack.1.gz \
   ./usr/share/bash-completion/completions/voicerack ./usr/share/zsh/vendor-completions/_voicerack \
   ./usr/share/fish/vendor_completions.d/voicerack.fish ./usr/share/applications/voicerack.desktop \
-  ./usr/lib/voicerack/voicerack-launch ./usr/lib/systemd/user/voicerack.service ./usr/share/doc/voicerack/copyright; do
+  ./usr/lib/voicerack/voicerack-launch ./usr/lib/systemd/user/voicerack.service ./usr/share/doc/voicerack/copyright \
+  ./usr/share/pipewire/pipewire.conf.d/voicerack.conf; do
   grep -q " $f\$" <<<"$contents" || fail "the package lacks $f"
 done
 dpkg-deb --extract "$package" "$work/extracted"

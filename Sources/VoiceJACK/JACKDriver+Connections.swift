@@ -42,15 +42,7 @@ extension JACKDriver {
     /// server's order.
     private func physicalPorts(_ direction: JackPortFlags) -> [String] {
         let flags = UInt(direction.rawValue | JackPortIsPhysical.rawValue)
-        guard let list = jack_get_ports(jackClient, nil, JACK_DEFAULT_AUDIO_TYPE, flags) else { return [] }
-        defer { jack_free(list) }
-        var names: [String] = []
-        var i = 0
-        while let name = list[i] {
-            names.append(String(cString: name))
-            i += 1
-        }
-        return names
+        return Self.names(jack_get_ports(jackClient, nil, JACK_DEFAULT_AUDIO_TYPE, flags))
     }
 
     /// Connects `source` to `destination`; returns what happened, for the log.

@@ -137,8 +137,8 @@ public final class JACKDriver: AudioDriver, @unchecked Sendable {
         return done.wait(timeout: .now() + timeout) == .success
     }
 
-    /// Installs the process, xrun, shutdown, latency, sample-rate, buffer-size and freewheel callbacks
-    /// (before activation).
+    /// Installs the process, xrun, shutdown, latency, sample-rate, port-registration, buffer-size and
+    /// freewheel callbacks (before activation).
     private func installCallbacks() {
         let arg = UnsafeMutableRawPointer(context)
         jack_set_process_callback(jackClient, processCycle, arg)
@@ -148,6 +148,7 @@ public final class JACKDriver: AudioDriver, @unchecked Sendable {
         jack_on_shutdown(jackClient, serverShutDown, arg)
         jack_set_latency_callback(jackClient, latencyChanged, arg)
         jack_set_sample_rate_callback(jackClient, sampleRateChanged, arg)
+        jack_set_port_registration_callback(jackClient, portRegistrationChanged, arg)
         // The buffer-size callback needs the client; it runs on the notification thread, never
         // the process thread, so an unretained reference is fine there (self outlives the
         // client: deinit closes it first).

@@ -26,14 +26,9 @@ public enum PortConnections {
         // PortSet.all is in PortLayout order: inputs, then outputs.
         let names = PortLayout.inputs + PortLayout.outputs
         for (index, port) in context.pointee.ports.all.enumerated() {
-            guard let list = jack_port_get_all_connections(jackClient, port) else { continue }
-            defer { jack_free(list) }
-            var i = 0
-            while let peer = list[i] {
+            for peer in JACKDriver.names(jack_port_get_all_connections(jackClient, port)) {
                 result.append(
-                    PortConnection(
-                        port: names[index], peer: String(cString: peer), outgoing: index >= PortLayout.inputs.count))
-                i += 1
+                    PortConnection(port: names[index], peer: peer, outgoing: index >= PortLayout.inputs.count))
             }
         }
         return result

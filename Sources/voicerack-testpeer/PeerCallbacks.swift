@@ -30,22 +30,32 @@ extension PlaybackContext {
         if inFreewheel { freewheelFrames.add(n, ordering: .relaxed) }
         // Acquire: pairs with the main thread's release once the connections are made.
         let playing = started.load(ordering: .acquiring) && (!playsInFreewheel || inFreewheel)
-        let p = playing ? position.load(ordering: .relaxed) : length
-        let count = max(0, min(n, length - p))
+        // `--room`: nothing plays before the first listened port sounds; then from that sample.
+        let offset = playing ? soundOnset(frames) : n
+        let p = offset < n ? position.load(ordering: .relaxed) : length
+        let count = max(0, min(n - offset, length - p))
+        for i in 0..<offset {
+            micOut[i] = 0
+            leftOut[i] = 0
+            rightOut[i] = 0
+        }
         for i in 0..<count {
-            micOut[i] = mic[p + i]
-            leftOut[i] = farLeft[p + i]
-            rightOut[i] = farRight[p + i]
+            micOut[offset + i] = mic[p + i]
+            leftOut[offset + i] = farLeft[p + i]
+            rightOut[offset + i] = farRight[p + i]
         }
         for k in 0..<ports.listenedCount {
             guard let input = portBuffer(ports.listened[k], frames) else { continue }
             let plane = recorded + k * length + p
-            for i in 0..<count { plane[i] = input[i] }
+            for i in 0..<count { plane[i] = input[offset + i] }
         }
-        for i in count..<n {
+        for i in (offset + count)..<n {
             micOut[i] = 0
             leftOut[i] = 0
             rightOut[i] = 0
+        }
+        if playing, ports.listenedCount > 0, let speakers = portBuffer(ports.listened[0], frames) {
+            room.addEcho(from: speakers, to: micOut, n)
         }
         guard count > 0 else { return }
         playedCycles.add(1, ordering: .relaxed)
@@ -60,6 +70,23 @@ extension PlaybackContext {
         // Release: the recorded samples are visible to whoever sees the new position (the main
         // thread reads them only after deactivating, but this keeps the contract simple).
         position.store(p + count, ordering: .releasing)
+    }
+}
+
+extension PlaybackContext {
+    /// Where in this cycle playback starts: 0 once it has started, or without `--room`; with it,
+    /// the first sample of the first listened port above `onsetLevel`, `frames` while there is
+    /// none. - Realtime: safe.
+    @_noLocks
+    func soundOnset(_ frames: jack_nframes_t) -> Int {
+        guard startsOnSound, !sounded.load(ordering: .relaxed) else { return 0 }
+        let n = Int(frames)
+        guard ports.listenedCount > 0, let input = portBuffer(ports.listened[0], frames) else { return n }
+        for i in 0..<n where abs(input[i]) > onsetLevel {
+            sounded.store(true, ordering: .relaxed)
+            return i
+        }
+        return n
     }
 }
 

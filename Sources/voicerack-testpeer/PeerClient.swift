@@ -18,7 +18,7 @@ final class PeerClient {
     private var active = false
 
     /// Opens the client and preloads `mic` and `far` (1 or 2 channels) plus `tail` frames of silence.
-    init(options: PeerOptions, mic: [Float], far: [[Float]], tail: Int) throws(PeerFailure) {
+    init(options: PeerOptions, mic: [Float], far: [[Float]], tail: Int, room: [Float]? = nil) throws(PeerFailure) {
         var status = jack_status_t(rawValue: 0)
         let opened: OpaquePointer? = options.name.withCString { name in
             guard let server = options.server else {
@@ -56,7 +56,7 @@ final class PeerClient {
                     mic: micPort, farLeft: left, farRight: right, listened: listened, listenedCount: inputs.count),
                 mic: mic,
                 farLeft: far.first ?? [], farRight: far.count > 1 ? far[1] : (far.first ?? []), length: length,
-                freewheel: options.freewheel))
+                freewheel: options.freewheel, room: room))
         let arg = UnsafeMutableRawPointer(context)
         jack_set_process_callback(opened, peerProcess, arg)
         jack_set_xrun_callback(opened, peerXrun, arg)
@@ -66,7 +66,12 @@ final class PeerClient {
 
     /// The peer's input port that records `targetPort`: `voice` for voice_out (the historical
     /// name), else the target port's own name.
-    static func inputName(for targetPort: String) -> String { targetPort == "voice_out" ? "voice" : targetPort }
+    static func inputName(for targetPort: String) -> String {
+        targetPort == "voice_out" ? "voice" : targetPort.replacingOccurrences(of: ":", with: "_")
+    }
+
+    /// The full name of a listened port: TARGET's port, or any port when given with its client.
+    static func sourceName(_ port: String, target: String) -> String { port.contains(":") ? port : "\(target):\(port)" }
 
     deinit {
         close()
@@ -82,11 +87,12 @@ final class PeerClient {
     func activateAndConnect(target: String, timeout: Double) throws(PeerFailure) {
         guard jack_activate(client) == 0 else { throw PeerFailure(69, "cannot activate the peer") }
         active = true
+        // `--room`: the far end comes from elsewhere (a call app through PipeWire); far_L/R stay
+        // unconnected.
+        let far = [("\(name):far_L", "\(target):far_in_L"), ("\(name):far_R", "\(target):far_in_R")]
         let pairs =
-            [
-                ("\(name):mic", "\(target):mic_in"), ("\(name):far_L", "\(target):far_in_L"),
-                ("\(name):far_R", "\(target):far_in_R"),
-            ] + listen.map { ("\(target):\($0)", "\(name):\(Self.inputName(for: $0))") }
+            [("\(name):mic", "\(target):mic_in")] + (context.pointee.startsOnSound ? [] : far)
+            + listen.map { (Self.sourceName($0, target: target), "\(name):\(Self.inputName(for: $0))") }
         for (source, destination) in pairs {
             let result = jack_connect(client, source, destination)
             guard result == 0 || result == EEXIST else {
@@ -97,7 +103,7 @@ final class PeerClient {
         let ports = context.pointee.ports
         let deadline = Date().addingTimeInterval(timeout)
         let all =
-            [ports.mic, ports.farLeft, ports.farRight]
+            [ports.mic] + (context.pointee.startsOnSound ? [] : [ports.farLeft, ports.farRight])
             + (0..<ports.listenedCount).map { ports.listened[$0] }
         while all.contains(where: { jack_port_connected($0) == 0 }) {
             guard Date() < deadline else {

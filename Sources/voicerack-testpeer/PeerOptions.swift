@@ -26,11 +26,17 @@ struct PeerOptions {
     /// Play only while the server freewheels, and make it freewheel for the whole playback
     /// (`jack_set_freewheel`), so the scenario is rendered faster than real time.
     var freewheel = false
+    /// `--room IR.wav`: play only the mic, from the first sample the first listened port carries
+    /// sound, plus that port's echo through the impulse response: the room around a far end that
+    /// reaches the target from elsewhere (no --ref; far_L/R unconnected).
+    var roomPath: String?
+    var room: Bool { roomPath != nil }
 
     static let usage = """
         usage: voicerack-testpeer --target CLIENT --mic MIC.wav --ref REF.wav --out OUT.wav
                                   [--server NAME] [--name NAME] [--tail SECONDS] [--timeout SECONDS]
                                   [--listen PORT,PORT...] [--freewheel]
+               voicerack-testpeer --room IR.wav --target CLIENT --mic MIC.wav --out OUT.wav --listen PORT,...
 
         Plays MIC into CLIENT:mic_in and REF into CLIENT:far_in_L/R from one process callback (the
         same cycle feeds both), records CLIENT:voice_out into OUT from the cycle playback starts,
@@ -39,7 +45,10 @@ struct PeerOptions {
         (default voice_out; e.g. voice_out,monitor_out_L,speaker_out_L), one channel each in that
         order, all sample-aligned the same way. --freewheel makes the server freewheel from the
         first played frame until every frame was played, and plays only while it freewheels; the
-        report then gives the frames of every cycle run freewheeling. Exit codes: 0 ok, 64 usage, 65 bad input, 69 JACK server
+        report then gives the frames of every cycle run freewheeling. --room plays MIC only, from the
+        sample at which the first listened port (e.g. speaker_out_L, or a full name such as
+        system:monitor_FL) first carries sound, and adds that port's echo through the impulse
+        response IR (its non-zero taps): a room around a far end that reaches CLIENT from elsewhere. Exit codes: 0 ok, 64 usage, 65 bad input, 69 JACK server
         unavailable or gone, 70 timeout, 73 OUT cannot be written.
         """
 
@@ -66,6 +75,7 @@ struct PeerOptions {
             case "--tail": tail = try seconds(flag)
             case "--timeout": timeout = try seconds(flag)
             case "--freewheel": freewheel = true
+            case "--room": roomPath = try value(flag)
             case "--listen":
                 listen = try value(flag).split(separator: ",").map(String.init)
                 guard (1...PeerPorts.maxListened).contains(listen.count) else {
@@ -75,8 +85,8 @@ struct PeerOptions {
             default: throw PeerFailure(64, "unknown argument \(flag)\n\(Self.usage)")
             }
         }
-        guard !micPath.isEmpty, !refPath.isEmpty, !outPath.isEmpty else {
-            throw PeerFailure(64, "--mic, --ref and --out are required\n\(Self.usage)")
+        guard !micPath.isEmpty, room || !refPath.isEmpty, !outPath.isEmpty else {
+            throw PeerFailure(64, "--mic, --ref (unless --room) and --out are required\n\(Self.usage)")
         }
     }
 }

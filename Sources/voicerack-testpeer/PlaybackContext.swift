@@ -58,10 +58,24 @@ struct PlaybackContext: ~Copyable, @unchecked Sendable {
     let freewheeling = Atomic<Bool>(false)
     /// Frames of every cycle run while freewheeling (the played ones and any after them).
     let freewheelFrames = Atomic<Int>(0)
+    /// `--room`: playback starts at the first sample of the first listened port louder than
+    /// `onsetLevel` (the far end reaching the speakers), so the mic file's talker keeps its place
+    /// against the far end's pauses. Set once by the process thread.
+    let startsOnSound: Bool
+    let sounded = Atomic<Bool>(false)
+    /// `--room`: the echo of what the first listened port plays, added to the mic.
+    let room: RoomEcho
+    /// -80 dBFS: above a digital silence, under any far end's first sample that counts.
+    let onsetLevel: Float = 1e-4
 
-    init(ports: PeerPorts, mic: [Float], farLeft: [Float], farRight: [Float], length: Int, freewheel: Bool) {
+    init(
+        ports: PeerPorts, mic: [Float], farLeft: [Float], farRight: [Float], length: Int, freewheel: Bool,
+        room impulse: [Float]? = nil
+    ) {
         self.ports = ports
         playsInFreewheel = freewheel
+        startsOnSound = impulse != nil
+        room = RoomEcho(impulse: impulse ?? [])
         self.length = length
         func preload(_ samples: [Float]) -> UnsafeMutablePointer<Float> {
             let p = UnsafeMutablePointer<Float>.allocate(capacity: length)

@@ -9,15 +9,18 @@ import VoiceFiles
 func runPeer(_ options: PeerOptions) throws(PeerFailure) {
     let mic: AudioFileContents
     let ref: AudioFileContents
+    let room: AudioFileContents?
     do {
         mic = try AudioFileContents.read(options.micPath)
-        ref = try AudioFileContents.read(options.refPath)
+        // --room has no far end of its own: the mic stands in (far_L/R stay unconnected).
+        ref = try AudioFileContents.read(options.roomPath != nil ? options.micPath : options.refPath)
+        room = try options.roomPath.map { try AudioFileContents.read($0) }
     } catch {
         throw PeerFailure(65, "\(error)")
     }
     let peer = try PeerClient(
         options: options, mic: mic.channels[0], far: Array(ref.channels.prefix(2)),
-        tail: Int(options.tail * Double(mic.sampleRate)))
+        tail: Int(options.tail * Double(mic.sampleRate)), room: room?.channels[0])
     defer { peer.close() }
     guard mic.sampleRate == peer.sampleRate, ref.sampleRate == peer.sampleRate else {
         throw PeerFailure(

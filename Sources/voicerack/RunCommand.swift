@@ -230,6 +230,7 @@ struct Run: ParsableCommand {
     var logLevel = "info"
 
     @OptionGroup(title: "Streaming") var streaming: StreamArguments
+    @OptionGroup(title: "PipeWire desktop") var pipeWire: PipeWireArguments
 
     @Option(
         name: .long,
@@ -246,6 +247,7 @@ struct Run: ParsableCommand {
             throw ValidationError(
                 "--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
         }
+        _ = try pipeWire.settings(noAutoConnect: noAutoConnect)
         if let problem = JACKNames.clientNameProblem(name) { throw ValidationError("--name: \(problem)") }
         if let server, let problem = JACKNames.serverNameProblem(server) {
             throw ValidationError("--server: \(problem)")
@@ -294,6 +296,7 @@ struct Run: ParsableCommand {
                 options: JACKDriver.Options(name: name, server: server), configuration: loaded.configuration,
                 presetName: loaded.name)
             request.autoConnect = !noAutoConnect
+            request.pipeWire = try? pipeWire.settings(noAutoConnect: noAutoConnect)
             request.waitForServer = waitForServer
             request.recordingGate = recordOnFreewheel ? .freewheel : recordOnTransport ? .transport : .always
             request.recording = recording

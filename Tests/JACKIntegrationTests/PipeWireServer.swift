@@ -33,29 +33,57 @@ final class PipeWireServer: JACKGraph {
     let runtimeDirectory: String
     /// The daemon (a new one after `restart`).
     private(set) var daemon: ChildProcess
-    private let configPath: String
+    /// `desktop`'s processes beside the daemon: the session bus, pipewire-pulse, WirePlumber
+    /// (new ones after `restart`; the bus stays).
+    var bus: ChildProcess?
+    var pulse: ChildProcess?
+    var wirePlumber: ChildProcess?
+    let desktop: Desktop?
+    let configPath: String
     /// Every client's environment: the private runtime folder, this daemon's socket, and never a
     /// JACK server started or picked up by accident.
     let environment: [String: String?]
 
     /// Starts the daemon (48 kHz, `quantum` samples) and waits (up to `timeout` seconds) until a
-    /// JACK client sees its capture and playback ports.
-    init(quantum: Int = 256, timeout: Double = 10) throws {
-        name = "voicerack-pw-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        runtimeDirectory = NSTemporaryDirectory() + name
+    /// JACK client sees its capture and playback ports. With `desktop`, a PipeWire desktop
+    /// instead (PipeWireServer+Desktop.swift): voicerack's config fragment, pipewire-pulse and,
+    /// if asked, WirePlumber on a private session bus.
+    init(quantum: Int = 256, timeout: Double = 10, desktop: Desktop? = nil) throws {
+        let name = "voicerack-pw-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let directory = NSTemporaryDirectory() + name
+        self.name = name
+        runtimeDirectory = directory
+        self.desktop = desktop
         try FileManager.default.createDirectory(
-            atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        configPath = runtimeDirectory + "/pipewire.conf"
-        try Self.config(name: name, quantum: quantum).write(toFile: configPath, atomically: true, encoding: .utf8)
-        environment = Tools.environment.merging([
-            "XDG_RUNTIME_DIR": runtimeDirectory, "PIPEWIRE_RUNTIME_DIR": runtimeDirectory, "PIPEWIRE_REMOTE": name,
-            "DBUS_SESSION_BUS_ADDRESS": nil,
-        ]) { $1 }
-        daemon = try ChildProcess(Self.pipewire!, ["-c", configPath], environment: environment)
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        configPath = directory + (desktop == nil ? "/pipewire.conf" : "/config/pipewire.conf")
+        environment = Tools.environment.merging(
+            [
+                "XDG_RUNTIME_DIR": directory, "PIPEWIRE_RUNTIME_DIR": directory, "PIPEWIRE_REMOTE": name,
+                "DBUS_SESSION_BUS_ADDRESS": nil,
+            ].merging(desktop == nil ? [:] : Self.desktopClientEnvironment(directory)) { $1 }
+        ) { $1 }
         do {
+            if desktop == nil {
+                try Self.config(name: name, quantum: quantum).write(
+                    toFile: configPath, atomically: true, encoding: .utf8)
+            } else {
+                try Self.writeDesktopConfig(in: directory, name: name, quantum: quantum)
+            }
+            daemon = try ChildProcess(
+                Self.pipewire!, ["-c", configPath],
+                environment: Self.daemonEnvironment(environment, desktop: desktop, directory: directory))
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+        do {
+            try startCompanions()
             try waitUntilServing(timeout: timeout)
         } catch {
-            try? FileManager.default.removeItem(atPath: runtimeDirectory)
+            stopCompanions()
+            daemon.stop(SIGKILL)
+            try? FileManager.default.removeItem(atPath: directory)
             throw error
         }
     }
@@ -64,7 +92,11 @@ final class PipeWireServer: JACKGraph {
     /// serves: the JACK server came back.
     func restart(timeout: Double = 10) throws {
         daemon.stop(SIGKILL)
-        daemon = try ChildProcess(Self.pipewire!, ["-c", configPath], environment: environment)
+        stopCompanions()
+        daemon = try ChildProcess(
+            Self.pipewire!, ["-c", configPath],
+            environment: Self.daemonEnvironment(environment, desktop: desktop, directory: runtimeDirectory))
+        try startCompanions()
         try waitUntilServing(timeout: timeout)
     }
 
@@ -73,12 +105,15 @@ final class PipeWireServer: JACKGraph {
     private func waitUntilServing(timeout: Double) throws {
         let ready = poll(timeout: timeout) { [self] in
             guard daemon.isRunning else { return true }
+            // A desktop without a session manager has no ports on its devices: nobody set them up.
+            if desktop?.sessionManager == false { return desktopServes }
             guard let ports = try? lsp([]) else { return false }
-            return (Self.capturePorts + Self.playbackPorts).allSatisfy { ports.contains($0) }
+            return (Self.capturePorts + Self.playbackPorts).allSatisfy { ports.contains($0) } && desktopServes
         }
         guard ready, daemon.isRunning else {
-            let log = daemon.output
+            let log = daemon.output + companionLogs
             daemon.stop(SIGKILL)
+            stopCompanions()
             throw JACKServer.ServerError(message: "PipeWire '\(name)' did not come up within \(timeout) s:\n\(log)")
         }
     }
@@ -88,10 +123,15 @@ final class PipeWireServer: JACKGraph {
         try? FileManager.default.removeItem(atPath: runtimeDirectory)
     }
 
-    /// Stops the daemon (SIGTERM, then SIGKILL after 5 s).
-    func stop() { daemon.stop(SIGTERM) }
+    /// Stops the desktop's processes and the daemon (SIGTERM, then SIGKILL after 5 s).
+    func stop() {
+        stopCompanions()
+        daemon.stop(SIGTERM)
+        bus?.stop(SIGTERM)
+    }
 
-    /// Kills the daemon at once (SIGKILL): the server dies under its clients.
+    /// Kills the daemon at once (SIGKILL): the server dies under its clients (a desktop's
+    /// pipewire-pulse and WirePlumber lose it too; `restart` starts them again).
     func kill() { daemon.stop(SIGKILL) }
 
     /// Starts `executable` as a JACK client of this daemon, through `pw-jack` (which puts
@@ -135,63 +175,70 @@ final class PipeWireServer: JACKGraph {
 
     /// The daemon's config: no D-Bus, no realtime module (no rtkit here), the protocol, metadata
     /// (the `settings` metadata comes from the core itself), node factories and the three nodes.
-    static func config(name: String, quantum: Int) -> String {
-        """
-        context.properties = {
-            core.daemon = true
-            core.name = \(name)
-            support.dbus = false
-            default.clock.rate = 48000
-            default.clock.allowed-rates = [ 48000 ]
-            default.clock.quantum = \(quantum)
-            default.clock.min-quantum = 16
-            default.clock.max-quantum = 2048
-        }
-        context.spa-libs = {
-            audio.convert.* = audioconvert/libspa-audioconvert
-            api.alsa.* = alsa/libspa-alsa
-            support.* = support/libspa-support
-        }
-        context.modules = [
-            { name = libpipewire-module-protocol-native }
-            { name = libpipewire-module-metadata }
-            { name = libpipewire-module-spa-node-factory }
-            { name = libpipewire-module-client-node }
-            { name = libpipewire-module-access }
-            { name = libpipewire-module-adapter }
-            { name = libpipewire-module-link-factory }
-        ]
-        context.objects = [
-            { factory = metadata args = { metadata.name = default } }
-            { factory = spa-node-factory
-                args = {
-                    factory.name = support.node.driver
-                    node.name = Dummy-Driver
-                    node.group = pipewire.dummy
-                    priority.driver = 20000
-                }
+    /// On a `desktop` the two devices are what a session manager's device monitor makes of a
+    /// sound card: ports set up by the session manager, a session priority, `device.api`.
+    static func config(name: String, quantum: Int, desktop: Bool = false) -> String {
+        let device =
+            desktop
+            ? "priority.session = 1000"
+            : "adapter.auto-port-config = { mode = dsp monitor = false control = false position = preserve }"
+        return """
+            context.properties = {
+                core.daemon = true
+                core.name = \(name)
+                support.dbus = false
+                default.clock.rate = 48000
+                default.clock.allowed-rates = [ 48000 ]
+                default.clock.quantum = \(quantum)
+                default.clock.min-quantum = 16
+                default.clock.max-quantum = 2048
             }
-            { factory = adapter
-                args = {
-                    factory.name = support.null-audio-sink
-                    node.name = system-playback
-                    media.class = Audio/Sink
-                    audio.position = [ FL FR ]
-                    adapter.auto-port-config = { mode = dsp monitor = false control = false position = preserve }
-                }
+            context.spa-libs = {
+                audio.convert.* = audioconvert/libspa-audioconvert
+                api.alsa.* = alsa/libspa-alsa
+                support.* = support/libspa-support
             }
-            { factory = adapter
-                args = {
-                    factory.name = api.alsa.pcm.source
-                    node.name = system-capture
-                    media.class = Audio/Source
-                    api.alsa.path = "null"  # quoted: a bare null is JSON null, no device
-                    audio.channels = 2
-                    audio.position = [ FL FR ]
-                    adapter.auto-port-config = { mode = dsp monitor = false control = false position = preserve }
+            context.modules = [
+                { name = libpipewire-module-protocol-native }
+                { name = libpipewire-module-metadata }
+                { name = libpipewire-module-spa-node-factory }
+                { name = libpipewire-module-client-node }
+                { name = libpipewire-module-access }
+                { name = libpipewire-module-adapter }
+                { name = libpipewire-module-link-factory }
+            ]
+            context.objects = [
+                { factory = metadata args = { metadata.name = default } }
+                { factory = spa-node-factory
+                    args = {
+                        factory.name = support.node.driver
+                        node.name = Dummy-Driver
+                        node.group = pipewire.dummy
+                        priority.driver = 20000
+                    }
                 }
-            }
-        ]
-        """
+                { factory = adapter
+                    args = {
+                        factory.name = support.null-audio-sink
+                        node.name = system-playback
+                        media.class = Audio/Sink
+                        audio.position = [ FL FR ]
+                        \(desktop ? "device.api = alsa" : "")
+                        \(device)
+                    }
+                }
+                { factory = adapter
+                    args = {
+                        factory.name = api.alsa.pcm.source
+                        node.name = system-capture
+                        media.class = Audio/Source
+                        api.alsa.path = "null"  # quoted: a bare null is JSON null, no device
+                        audio.channels = 2
+                        audio.position = [ FL FR ]
+                        \(device)
+                    }
+                }
+            ]
+            """
     }
 }

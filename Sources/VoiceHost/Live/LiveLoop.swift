@@ -25,6 +25,8 @@ final class LiveLoop {
     var restart = ServerRestart()
     /// `--record-on-freewheel`/`--record-on-transport`: what was last logged (LiveLoop+Takes.swift).
     var takes = TakeWatch()
+    /// `--pipewire`: the links made and when to look again (LiveLoop+PipeWire.swift).
+    var pipeWire = PipeWireLinking()
     private var lastStatus = Date()
     /// The terminal's status line (bars with peak hold).
     private var terminal = TerminalStatus()
@@ -121,7 +123,9 @@ final class LiveLoop {
         if driver.clientName != request.options.name {
             out.log("note: the name '\(request.options.name)' was taken; JACK named this client '\(driver.clientName)'")
         }
-        if !request.configuration.autoConnect {
+        if request.pipeWire != nil {
+            startPipeWireLinks()
+        } else if !request.configuration.autoConnect {
             out.log(
                 "auto-connect is off (jack.auto_connect = false in preset \(request.presetName)): no port connected")
         } else if request.autoConnect {
@@ -202,6 +206,7 @@ final class LiveLoop {
             out.log("voice_out latency is now \(latency) samples (a plugin changed its reported latency)")
         }
         followTakes()
+        keepPipeWireLinks()
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
             out.log(

@@ -39,6 +39,9 @@ public struct LiveRequest: Sendable {
     /// A session manager (NSM) to announce to: the client opens only once the manager opened a
     /// session, named by it, with the session's preset copy and recordings folder.
     public var sessionManager: (any SessionManager)?
+    /// Link to PipeWire's voicerack nodes and devices and keep the links (`--pipewire`); nil:
+    /// auto-connect as on any JACK server.
+    public var pipeWire: PipeWireSettings?
     /// Record only while the server freewheels or the transport rolls (`--record-on-freewheel`,
     /// `--record-on-transport`), a take per run or roll; `.always` records throughout.
     public var recordingGate: RecordingGate = .always

@@ -55,6 +55,13 @@ func sampleRateChanged(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) 
     return 0
 }
 
+/// Counts a port that came or went anywhere in the graph; the main thread reads the count to make
+/// its links again when the ports they join appear (`--pipewire`).
+/// - Realtime: safe (one atomic add).
+func portRegistrationChanged(_ port: jack_port_id_t, _ registered: Int32, _ arg: UnsafeMutableRawPointer?) {
+    arg?.assumingMemoryBound(to: DriverContext.self).pointee.portRegistrations.add(1, ordering: .relaxed)
+}
+
 /// Records that the server shut down (or kicked the client out) and why.
 ///
 /// JACK requires this to be async-signal-safe: it copies the reason into the preallocated buffer

@@ -61,6 +61,9 @@ struct DriverContext: ~Copyable, @unchecked Sendable {
     let freewheelCycles = Atomic<Int>(0)
     /// Set by a shutdown callback; `shutdownReason` holds its NUL-terminated reason then.
     let serverShutDown = Atomic<Bool>(false)
+    /// Ports registered or unregistered anywhere in the graph (port-registration callback,
+    /// notification thread); the main thread relinks when it moves (`--pipewire`).
+    let portRegistrations = Atomic<Int>(0)
     /// The sample rate JACK last announced (its sample-rate callback); 0 before the first call.
     let announcedSampleRate = Atomic<Int>(0)
     /// The server's sample rate (Hz), for the period in `timing`.

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What voicerack needs to know of a PipeWire graph to link itself into a desktop: the audio
+/// nodes with their class and ports (by the names PipeWire's JACK gives them), which of them are
+/// devices, and the session manager's default sink and source.
+///
+/// Read from `pw-dump`'s JSON: JACK shows a null sink's ports as physical, like a sound card's,
+/// so only PipeWire itself tells a device from a virtual sink.
+///
+/// - Realtime: never; main thread.
+struct PipeWireGraph: Sendable, Equatable {
+    /// One port of a node.
+    struct Port: Sendable, Equatable {
+        /// The full JACK name (`port.alias`, e.g. `voicerack call audio:monitor_FL`).
+        var name: String
+        /// True for an input (`port.direction = in`).
+        var isInput: Bool
+        /// True for a sink's monitor output.
+        var isMonitor: Bool
+    }
+
+    /// One audio node.
+    struct Node: Sendable, Equatable {
+        var id: Int
+        /// `node.name`, e.g. `voicerack-call`.
+        var name: String
+        /// `media.class`, e.g. `Audio/Sink`.
+        var mediaClass: String
+        /// True when a device monitor made it for a sound card or headset (`device.api` is set):
+        /// never one of the virtual sinks or sources that programs make.
+        var isDevice: Bool
+        var ports: [Port] = []
+    }
+
+    var nodes: [Node] = []
+    /// `node.name` of the default sink and source (the `default` metadata), nil without a
+    /// session manager.
+    var defaultSink: String?
+    var defaultSource: String?
+    /// True when WirePlumber (or another client that calls itself so) is connected.
+    var hasWirePlumber = false
+
+    /// Parses `pw-dump` output (PWDumpStream.swift); nil when it is not JSON arrays of objects.
+    init?(pwDump data: Data) {
+        guard let objects = PWDumpStream.objects(data) else { return nil }
+        var ports: [(node: Int, port: Port)] = []
+        for object in objects {
+            let type = (object["type"] as? String ?? "").split(separator: ":").last.map(String.init) ?? ""
+            let info = object["info"] as? [String: Any]
+            let props = info?["props"] as? [String: Any] ?? object["props"] as? [String: Any] ?? [:]
+            switch type {
+            case "Node":
+                guard let id = object["id"] as? Int, let name = props["node.name"] as? String,
+                    let mediaClass = props["media.class"] as? String, mediaClass.hasPrefix("Audio/")
+                else { continue }
+                nodes.append(Node(id: id, name: name, mediaClass: mediaClass, isDevice: props["device.api"] != nil))
+            case "Port":
+                guard let node = props["node.id"] as? Int, let alias = props["port.alias"] as? String else { continue }
+                let monitor = props["port.monitor"] as? Bool ?? false
+                ports.append(
+                    (node, Port(name: alias, isInput: props["port.direction"] as? String == "in", isMonitor: monitor)))
+            case "Metadata" where props["metadata.name"] as? String == "default":
+                for entry in object["metadata"] as? [[String: Any]] ?? [] {
+                    let name = (entry["value"] as? [String: Any])?["name"] as? String
+                    switch entry["key"] as? String {
+                    case "default.audio.sink": defaultSink = name
+                    case "default.audio.source": defaultSource = name
+                    default: break
+                    }
+                }
+            case "Client":
+                if (props["application.name"] as? String)?.hasPrefix("WirePlumber") == true { hasWirePlumber = true }
+            default:
+                continue
+            }
+        }
+        for (node, port) in ports {
+            if let index = nodes.firstIndex(where: { $0.id == node }) { nodes[index].ports.append(port) }
+        }
+    }
+
+    /// A graph of `nodes` (tests).
+    init(nodes: [Node], defaultSink: String? = nil, defaultSource: String? = nil) {
+        self.nodes = nodes
+        self.defaultSink = defaultSink
+        self.defaultSource = defaultSource
+    }
+
+    /// The node called `name`, if any.
+    func node(named name: String) -> Node? { nodes.first { $0.name == name } }
+}
