@@ -16,6 +16,8 @@
 #                                                    share/systemd/user under ~/.local: where
 #                                                    systemd looks)
 #   share/voicerack/installed-files                  what was installed, for --uninstall
+#   <systemd user unit folder>/voicerack-pipewire.service   the same on a PipeWire desktop:
+#                                                    pw-jack voicerack run --pipewire
 #   share/pipewire/pipewire.conf.d/voicerack.conf    PipeWire's voicerack microphone and call-audio
 #                                                    nodes (voicerack run --pipewire; docs/pipewire.md)
 #
@@ -39,7 +41,7 @@ while [ $# -gt 0 ]; do
     --configuration) configuration=${2:?--configuration needs release or debug}; shift 2 ;;
     --destdir) destdir=${2:?--destdir needs a folder}; shift 2 ;;
     --uninstall) uninstall=true; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown argument '$1' ($usage)" >&2; exit 64 ;;
   esac
 done
@@ -143,6 +145,10 @@ sed "s|@LAUNCHER@|$prefix/lib/voicerack/voicerack-launch|g" packaging/voicerack.
 put 644 "$work/desktop" "$share/applications/voicerack.desktop"
 sed "s|@BINDIR@|$prefix/bin|g" packaging/voicerack.service.in >"$work/service"
 put 644 "$work/service" "$units/voicerack.service"
+# pw-jack is pipewire-jack's; where it is not installed yet, the Debian path it will have.
+pwjack=$(command -v pw-jack || echo /usr/bin/pw-jack)
+sed -e "s|@BINDIR@|$prefix/bin|g" -e "s|@PWJACK@|$pwjack|g" packaging/voicerack-pipewire.service.in >"$work/pw-service"
+put 644 "$work/pw-service" "$units/voicerack-pipewire.service"
 put 644 packaging/pipewire/voicerack.conf "$share/pipewire/pipewire.conf.d/voicerack.conf"
 
 if [ -n "$destdir" ]; then
@@ -153,7 +159,7 @@ printf '%s\n' "${installed[@]}" "$manifest" >"$manifest"
 chmod 644 "$manifest"
 echo "install.sh: installed voicerack $version under $prefix (remove it with: scripts/install.sh --uninstall --prefix $prefix)" >&2
 if $unit_found; then
-  echo "install.sh: start it at login with: systemctl --user enable --now voicerack.service" >&2
+  echo "install.sh: start it at login with: systemctl --user enable --now voicerack.service (voicerack-pipewire.service on a PipeWire desktop)" >&2
 else
   echo "install.sh: systemd does not look for user units under $prefix; to start voicerack at login, link the unit first: systemctl --user link $unit_dir/voicerack.service" >&2
 fi

@@ -44,7 +44,8 @@ status=0
 for f in bin/voicerack share/voicerack/presets/echo-cancel.toml share/man/man1/voicerack.1 \
   share/bash-completion/completions/voicerack share/zsh/site-functions/_voicerack \
   share/fish/vendor_completions.d/voicerack.fish share/applications/voicerack.desktop \
-  lib/systemd/user/voicerack.service lib/voicerack/voicerack-launch share/voicerack/installed-files \
+  lib/systemd/user/voicerack.service lib/systemd/user/voicerack-pipewire.service lib/voicerack/voicerack-launch \
+  share/voicerack/installed-files \
   share/pipewire/pipewire.conf.d/voicerack.conf; do
   [ -f "$prefix/$f" ] || fail "install.sh did not install $f"
 done
@@ -125,6 +126,13 @@ if command -v systemd-analyze >/dev/null; then
   # A user manager's checks want a runtime folder, as a login session has.
   mkdir -m 700 "$work/runtime"
   XDG_RUNTIME_DIR="$work/runtime" systemd-analyze --user verify --man=no "$unit" 2>"$work/unit.err" || fail "systemd-analyze --user verify: $(cat "$work/unit.err")"
+  pw_unit="$prefix/lib/systemd/user/voicerack-pipewire.service"
+  grep -qx "ExecStart=.*pw-jack $prefix/bin/voicerack run --preset echo-cancel --pipewire --wait-for-server" "$pw_unit" \
+    || fail "the PipeWire unit does not run pw-jack voicerack run --pipewire --wait-for-server"
+  if command -v pw-jack >/dev/null; then
+    XDG_RUNTIME_DIR="$work/runtime" systemd-analyze --user verify --man=no "$pw_unit" 2>"$work/unit.err" \
+      || fail "systemd-analyze --user verify of the PipeWire unit: $(cat "$work/unit.err")"
+  fi
 fi
 grep -qx "X-NSM-Capable=true" "$prefix/share/applications/voicerack.desktop" \
   || fail "the .desktop file does not say X-NSM-Capable=true"

@@ -37,7 +37,7 @@ for f in ./usr/bin/voicerack ./usr/share/voicerack/presets/echo-cancel.toml ./us
   ./usr/share/bash-completion/completions/voicerack ./usr/share/zsh/vendor-completions/_voicerack \
   ./usr/share/fish/vendor_completions.d/voicerack.fish ./usr/share/applications/voicerack.desktop \
   ./usr/lib/voicerack/voicerack-launch ./usr/lib/systemd/user/voicerack.service ./usr/share/doc/voicerack/copyright \
-  ./usr/share/pipewire/pipewire.conf.d/voicerack.conf; do
+  ./usr/share/pipewire/pipewire.conf.d/voicerack.conf ./usr/lib/systemd/user/voicerack-pipewire.service; do
   grep -q " $f\$" <<<"$contents" || fail "the package lacks $f"
 done
 dpkg-deb --extract "$package" "$work/extracted"
@@ -57,7 +57,13 @@ if command -v systemd-analyze >/dev/null; then
   mkdir -m 700 "$work/runtime"
   XDG_RUNTIME_DIR="$work/runtime" systemd-analyze --user verify --man=no "$work/voicerack.service" 2>"$work/unit.err" \
     || fail "systemd-analyze --user verify: $(cat "$work/unit.err")"
-  pass "the user unit verifies (systemd-analyze --user verify)"
+  pw_unit="$work/extracted/usr/lib/systemd/user/voicerack-pipewire.service"
+  grep -qx 'ExecStart=/usr/bin/pw-jack /usr/bin/voicerack run --preset echo-cancel --pipewire --wait-for-server' "$pw_unit" \
+    || fail "the PipeWire unit does not run pw-jack voicerack run --pipewire --wait-for-server"
+  sed "s|/usr/bin/voicerack|$binary|" "$pw_unit" >"$work/voicerack-pipewire.service"
+  XDG_RUNTIME_DIR="$work/runtime" systemd-analyze --user verify --man=no "$work/voicerack-pipewire.service" 2>"$work/unit.err" \
+    || fail "systemd-analyze --user verify of the PipeWire unit: $(cat "$work/unit.err")"
+  pass "the user units verify (systemd-analyze --user verify)"
 fi
 
 # The clean root: Debian 12 minbase, no Swift anywhere in it.
