@@ -90,8 +90,10 @@ if [ -z "$unit_dir" ]; then unit_dir="$prefix/lib/systemd/user" && unit_found=fa
 
 cd "$(dirname "$0")/.."
 build_flags=(-c "$configuration")
-# The release binary carries the Swift runtime and Foundation, so it runs where no toolchain is.
-[ "$configuration" = release ] && build_flags+=(--static-swift-stdlib)
+# The release binary carries the Swift runtime and Foundation, so it runs where no toolchain is,
+# and is linked as Debian links programs: relocations resolved at start, then read-only (RELRO,
+# BIND_NOW; lintian's hardening-no-bindnow otherwise).
+[ "$configuration" = release ] && build_flags+=(--static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 echo "install.sh: building voicerack ($configuration)" >&2
 swift build "${build_flags[@]}" --product voicerack >&2
 work=$(mktemp -d)

@@ -91,7 +91,7 @@ package="$out/voicerack_${version}_${architecture}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$package" >&2
 echo "package-deb.sh: built $package ($(du -h "$package" | cut -f1); the binary $(du -h "$root/usr/bin/voicerack" | cut -f1))" >&2
 # lintian: its whole report goes to standard error; errors fail the package.
-lintian --info --tag-display-limit 0 "$package" >"$stage/lintian.txt" 2>&1 || true
+lintian --info --pedantic --display-info --tag-display-limit 0 "$package" >"$stage/lintian.txt" 2>&1 || true
 sed 's/^/lintian: /' "$stage/lintian.txt" >&2
 if grep -q '^E: ' "$stage/lintian.txt"; then
   echo "package-deb.sh: lintian reports errors (above)" >&2
