@@ -89,14 +89,16 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
         do {
             message = try OSCMessage(decoding: bytes)
         } catch {
-            return send([OSCReplies.error("", "\(bytes.count)-byte packet is \(error.description)")], to: peer, socket)
+            return send(
+                [OSCReplies.error("", "\(bytes.count)-byte packet is \(error.description)")], to: peer, socket,
+                answering: "")
         }
         let address = message.path
         switch OSCAddressSpace.route(message) {
         case .failure(let why):
-            send([OSCReplies.error(address, why)], to: peer, socket)
+            send([OSCReplies.error(address, why)], to: peer, socket, answering: address)
         case .help:
-            send([OSCReplies.lines(address, OSCAddressSpace.help)], to: peer, socket)
+            send([OSCReplies.lines(address, OSCAddressSpace.help)], to: peer, socket, answering: address)
         case .registerMeters(let rate):
             guard listeners[peer] != nil || listeners.count < Self.maximumListeners else {
                 return send(
@@ -104,22 +106,26 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
                         OSCReplies.error(
                             address, "\(Self.maximumListeners) addresses already get meters; unregister one")
                     ],
-                    to: peer, socket)
+                    to: peer, socket, answering: address)
             }
             let period = 1 / rate
             listeners[peer] = Listener(period: period, due: ProcessInfo.processInfo.systemUptime)
             hub.note("OSC: \(peer) gets meters \(Self.rateText(rate)) times a second")
-            send([OSCReplies.lines(address, ["meters to \(peer) at \(Self.rateText(rate)) Hz"])], to: peer, socket)
+            send(
+                [OSCReplies.lines(address, ["meters to \(peer) at \(Self.rateText(rate)) Hz"])], to: peer, socket,
+                answering: address)
         case .unregisterMeters:
             guard listeners.removeValue(forKey: peer) != nil else {
-                return send([OSCReplies.error(address, "\(peer) was not registered for meters")], to: peer, socket)
+                return send(
+                    [OSCReplies.error(address, "\(peer) was not registered for meters")], to: peer, socket,
+                    answering: address)
             }
             hub.note("OSC: \(peer) no longer gets meters")
-            send([OSCReplies.lines(address, ["no more meters to \(peer)"])], to: peer, socket)
+            send([OSCReplies.lines(address, ["no more meters to \(peer)"])], to: peer, socket, answering: address)
         case .command(let command):
-            hub.submit(command, from: "OSC \(peer)") { [weak self] reply in
+            hub.submit(command, from: "OSC \(peer)", surface: "OSC") { [weak self] reply in
                 guard let self, !self.stopped.load(ordering: .relaxed) else { return }
-                self.send(OSCReplies.messages(answering: address, reply), to: peer, socket)
+                self.send(OSCReplies.messages(answering: address, reply), to: peer, socket, answering: address)
             }
         }
     }
@@ -133,16 +139,19 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
         let snapshot = hub.snapshot()
         let messages = [OSCReplies.meters(snapshot), OSCReplies.state(snapshot)]
         for (peer, listener) in due {
-            send(messages, to: peer, socket)
+            send(messages, to: peer, socket, answering: nil)
             // Keep the cadence; after a stall, start again from now rather than burst.
             let next = listener.due + listener.period
             listeners[peer]?.due = next > now ? next : now + listener.period
         }
     }
 
-    private func send(_ messages: [OSCMessage], to peer: OSCPeer, _ socket: OSCSocket) {
+    /// Sends `messages`; one that does not fit a datagram goes as an `/error` answering
+    /// `address` instead (`OSCReplies.datagram`); a push (no `address`) that does not fit is
+    /// left out.
+    private func send(_ messages: [OSCMessage], to peer: OSCPeer, _ socket: OSCSocket, answering address: String?) {
         for message in messages {
-            guard let bytes = message.encoded() else { continue }
+            guard let bytes = OSCReplies.datagram(message, answering: address) else { continue }
             socket.send(bytes, to: peer)
         }
     }
