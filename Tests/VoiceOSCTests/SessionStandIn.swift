@@ -37,12 +37,12 @@ extension SessionStandIn {
     /// free loopback port, and that port.
     static func withOSC(
         answer: @escaping @Sendable (LiveCommand) -> LiveReply = { LiveReply(lines: ["\($0)"]) },
-        _ body: (SessionStandIn, Int) throws -> Void
+        secret: OSCSecret? = nil, _ body: (SessionStandIn, Int) throws -> Void
     ) throws {
         let session = SessionStandIn(answer: answer)
         session.start()
         defer { session.stop() }
-        let surface = OSCSurface(host: "127.0.0.1", port: 0)
+        let surface = OSCSurface(host: "127.0.0.1", port: 0, secret: secret)
         _ = try surface.start(session.hub)
         defer { surface.stop() }
         guard let port = surface.address.flatMap({ Int($0.split(separator: ":").last ?? "") }) else {
