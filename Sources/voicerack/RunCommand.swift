@@ -173,7 +173,7 @@ struct Run: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Record from the start: FILE (the voice) or TAP=FILE, TAP one of voice, mic, reference, monitor, tuning, karaoke. Repeatable.",
+            "Record from the start: FILE (the voice) or TAP=FILE, TAP one of voice, mic, reference, monitor, tuning, karaoke. Repeatable. Files stay readable after a crash, but a SIGKILL loses up to about 2 s of Ogg Vorbis (WAV, the default, under 0.1 s).",
             valueName: "spec"))
     var record: [String] = []
 
