@@ -82,7 +82,10 @@ final class OfflineOutputs {
                         finalSpec: spec))
             } catch {
                 Self.discard(opened)
-                throw HostError(.cannotCreate, "\(spec.path): \(error.description)")
+                // The hidden temporary is ours, not the user's: the error names the file asked for.
+                throw HostError(
+                    .cannotCreate,
+                    "\(spec.path): " + error.message.replacingOccurrences(of: target.writePath, with: spec.path))
             }
         }
         outputs = opened
