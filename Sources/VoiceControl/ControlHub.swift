@@ -11,6 +11,10 @@ import Synchronization
 /// often as a surface likes; `watchMeters()` makes the main thread refresh it at least 60
 /// times a second until the watch is ended. Nothing here is ever touched by the process thread.
 ///
+/// Each surface may submit `commandsPerSecond` commands (`ControlRate`); beyond that, and
+/// beyond `capacity` waiting, a command is refused at once with the reason, so a flood costs
+/// the main thread nothing.
+///
 /// - Realtime: never. `submit`, `snapshot`, `watchMeters`, `note`: any thread; `take`,
 ///   `publish`, `takeNotes`: main thread.
 public final class ControlHub: Sendable {
@@ -20,40 +24,97 @@ public final class ControlHub: Sendable {
         /// Who sent it, for the log (`osc 127.0.0.1:9000`).
         public let origin: String
         public let reply: @Sendable (LiveReply) -> Void
+        /// The surface whose budget it came from (`OSC`, `web`).
+        let surface: String
     }
 
     /// Commands waiting for the main thread; beyond this many, `submit` refuses at once.
     public static let capacity = 256
+    /// Commands each surface may submit per second (`ControlRate`); beyond, `submit` refuses.
+    public static let commandsPerSecond = 100
 
-    private let inbox = Mutex<[Pending]>([])
+    /// What surface threads share with the main thread: the waiting commands and each
+    /// surface's budget.
+    private struct Inbox {
+        var queue: [Pending] = []
+        var rates: [String: ControlRate] = [:]
+    }
+
+    private let inbox = Mutex(Inbox())
     private let latest = Mutex(LiveSnapshot())
     private let meterWatchers = Atomic<Int>(0)
     private let notes = Mutex<[String]>([])
     /// Wakes the main loop early (the session sends itself a signal its wait takes).
     private let wake: @Sendable () -> Void
+    /// Seconds on a monotonic clock, for the budgets.
+    private let clock: @Sendable () -> Double
 
     /// `wake` is called after each submit so the main loop runs the command without waiting out
-    /// its slice; it must be cheap and safe on any thread.
-    public init(wake: @escaping @Sendable () -> Void = {}) { self.wake = wake }
+    /// its slice; it must be cheap and safe on any thread. `clock` (seconds, monotonic) times
+    /// the surfaces' budgets.
+    public init(
+        wake: @escaping @Sendable () -> Void = {},
+        clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+    ) {
+        self.wake = wake
+        self.clock = clock
+    }
 
     /// Queues `command` for the main thread; `reply` is called there with the result (at once,
-    /// on this thread, when the inbox is full).
-    public func submit(_ command: LiveCommand, from origin: String, reply: @escaping @Sendable (LiveReply) -> Void) {
-        let queued = inbox.withLock { queue in
-            guard queue.count < Self.capacity else { return false }
-            queue.append(Pending(command: command, origin: origin, reply: reply))
+    /// on this thread, when the inbox is full or `surface` spent its budget).
+    ///
+    /// `surface` names whose budget the command spends (`OSC`, `web`; `origin` when nil): every
+    /// peer of one surface shares it, so opening more sockets does not buy more. A `set` of a
+    /// key still waiting from the same surface replaces that one's value (latest wins; both
+    /// get the reply) instead of queueing a second change of the same key.
+    public func submit(
+        _ command: LiveCommand, from origin: String, surface: String? = nil,
+        reply: @escaping @Sendable (LiveReply) -> Void
+    ) {
+        let surface = surface ?? origin
+        let now = clock()
+        let refusal: String? = inbox.withLock { inbox in
+            guard inbox.rates[surface, default: ControlRate(perSecond: Self.commandsPerSecond)].admit(at: now) else {
+                return inbox.rates[surface]?.refusal
+            }
+            if Self.coalesce(command, reply, from: surface, into: &inbox.queue) { return nil }
+            guard inbox.queue.count < Self.capacity else {
+                return "busy: \(Self.capacity) commands are waiting for the session; try again"
+            }
+            inbox.queue.append(Pending(command: command, origin: origin, reply: reply, surface: surface))
+            return nil
+        }
+        if let refusal { return reply(.failure(refusal)) }
+        wake()
+    }
+
+    /// Folds a `set` into a waiting `set` of the same key from `surface`, when nothing else from
+    /// that surface waits after it (sets of other keys do not depend on it; a preset load
+    /// would). True when folded.
+    private static func coalesce(
+        _ command: LiveCommand, _ reply: @escaping @Sendable (LiveReply) -> Void, from surface: String,
+        into queue: inout [Pending]
+    ) -> Bool {
+        guard case .set(let key, _) = command else { return false }
+        for index in queue.indices.reversed() where queue[index].surface == surface {
+            guard case .set(let waiting, _) = queue[index].command else { return false }
+            guard waiting == key else { continue }
+            let earlier = queue[index]
+            queue[index] = Pending(
+                command: command, origin: earlier.origin,
+                reply: { answer in
+                    earlier.reply(answer)
+                    reply(answer)
+                }, surface: surface)
             return true
         }
-        guard queued else {
-            return reply(.failure("busy: \(Self.capacity) commands are waiting for the session; try again"))
-        }
-        wake()
+        return false
     }
 
     /// The commands submitted since the last call, oldest first. - Main thread.
     public func take() -> [Pending] {
-        inbox.withLock { q in
-            defer { q = [] }; return q
+        inbox.withLock { inbox in
+            defer { inbox.queue = [] }; return inbox.queue
         }
     }
 

@@ -18,6 +18,9 @@ public final class AudioFileWriter {
     public private(set) var framesWritten = 0
     /// Device and inode of the file as opened, to notice it being deleted or replaced.
     private let identity: (device: UInt, inode: UInt)?
+    /// The file itself, held open to tell a file moved away (still linked somewhere) from one
+    /// deleted (-1 when it could not be held).
+    private let watch: Int32
     /// A write failed: an encoder's header, written at close, would count frames that never
     /// reached the disk (`EncodedFileRepair` puts that right).
     private var writeFailed = false
@@ -43,7 +46,13 @@ public final class AudioFileWriter {
         self.channels = channels
         self.format = format
         identity = Self.identity(of: path)
+        // O_PATH: no read access and no wait (a FIFO), only enough to ask the file, wherever it
+        // is by then, how many names it still has.
+        watch = open(path, Self.openPath | O_CLOEXEC)
     }
+
+    /// Linux's O_PATH, which Glibc's module leaves out (it sits behind _GNU_SOURCE).
+    private static let openPath: Int32 = 0o10_000_000
 
     private static func identity(of path: String) -> (device: UInt, inode: UInt)? {
         var status = stat()
@@ -51,21 +60,35 @@ public final class AudioFileWriter {
         return (UInt(status.st_dev), UInt(status.st_ino))
     }
 
-    /// Nil while the path still names the file being written; otherwise what became of it
-    /// (deleted, or replaced by another file), as a sentence naming the path. The writes go on
-    /// into the file that is no longer there, so whatever was written is gone.
-    public func pathProblem() -> String? {
+    /// Nil while the path still names the file being written; otherwise what became of it, as
+    /// a sentence naming the path.
+    public func pathChange() -> PathChange? {
         guard let identity else { return nil }
-        guard let now = Self.identity(of: path) else {
-            return "\(path) was deleted while recording; the audio written to it is gone"
+        let now = Self.identity(of: path)
+        if let now, now == identity { return nil }
+        // Still linked somewhere: the folder or the file was renamed, and it is whole there.
+        var status = stat()
+        if watch >= 0, fstat(watch, &status) == 0, status.st_nlink > 0 {
+            return .moved(
+                "\(path) was moved away while recording (the file or its folder renamed); the audio went on into it at its new place"
+            )
         }
-        guard now == identity else {
-            return "\(path) was replaced by another file while recording; the audio written to it is gone"
-        }
-        return nil
+        guard now != nil else { return .gone("\(path) was deleted while recording; the audio written to it is gone") }
+        return .gone("\(path) was replaced by another file while recording; the audio written to it is gone")
     }
 
-    deinit { if let file { sf_close(file) } }
+    /// What became of the path of a file being written.
+    public enum PathChange: Equatable, Sendable {
+        /// The file lives on under another name; the sentence says so.
+        case moved(String)
+        /// The file was deleted (or deleted and replaced): what was written is gone.
+        case gone(String)
+    }
+
+    deinit {
+        if let file { sf_close(file) }
+        if watch >= 0 { Glibc.close(watch) }
+    }
 
     /// Appends `frames` interleaved frames.
     public func write(_ interleaved: UnsafePointer<Float>, frames: Int) throws(AudioFileError) {

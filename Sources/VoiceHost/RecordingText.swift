@@ -21,6 +21,7 @@ enum RecordingText {
             + "\(s.framesWritten) frames, " + String(format: "%.2f s", seconds)
             + ", lost \(s.framesLost), padded \(s.framesPadded)"
         if let error = result.error { line += "; stopped early: \(error.message)" }
+        if let moved = result.fileMoved { line += "; \(moved)" }
         return line
     }
 

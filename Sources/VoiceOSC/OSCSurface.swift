@@ -9,22 +9,28 @@ import VoiceControl
 /// The thread only enqueues: every command runs on the main thread, which answers through the
 /// reply callback (a datagram back to the sender). Every message gets an answer: a reply, or
 /// `/voicerack/error` naming what is wrong (a packet that is not OSC, an unknown address, wrong
-/// arguments, a value out of range).
+/// arguments, a value out of range). With a secret (`OSCSecret`), a message must carry it as
+/// its first argument, else it is refused before anything else is looked at; beyond loopback
+/// the surface does not start without one.
 ///
 /// - Realtime: never. `start`/`stop` on the main thread; the rest on the surface's own thread.
 public final class OSCSurface: ControlSurface, @unchecked Sendable {
     private let host: String
     private let port: Int
+    /// Demanded as every message's first argument when set.
+    private let secret: OSCSecret?
     private var socket: OSCSocket?
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     /// Most addresses meters are pushed to at once.
     public static let maximumListeners = 16
 
-    /// Listens on `host:port` (UDP) once started.
-    public init(host: String, port: Int) {
+    /// Listens on `host:port` (UDP) once started; with `secret`, answers only messages that
+    /// carry it as their first argument. Beyond loopback a secret is required.
+    public init(host: String, port: Int, secret: OSCSecret? = nil) {
         self.host = host
         self.port = port
+        self.secret = secret
     }
 
     /// The address listened on (`127.0.0.1:9000`), once started.
@@ -37,6 +43,12 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
         } catch {
             throw ControlSurfaceError(code: 69, "--osc: \(error.message)")
         }
+        guard socket.boundAddress.isLoopback || secret != nil else {
+            throw ControlSurfaceError(
+                code: 64,
+                "--osc-host \(host): OSC would listen on \(socket.boundAddress), beyond this machine, where anyone who reaches it could control voicerack; give --osc-secret-file FILE too (every message must then carry the secret)"
+            )
+        }
         self.socket = socket
         let thread = Thread { [self] in
             serve(socket, hub)
@@ -45,9 +57,12 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
         thread.name = "voicerack-osc"
         thread.start()
         var lines = ["OSC on udp \(socket.boundAddress) (/voicerack/help lists the addresses)"]
+        if secret != nil {
+            lines.append("OSC needs the secret from --osc-secret-file as each message's first argument")
+        }
         if !socket.boundAddress.isLoopback {
             lines.append(
-                "warning: OSC listens on \(socket.boundAddress), beyond this machine: anyone who can reach it can control voicerack (OSC has no authentication)"
+                "warning: OSC listens on \(socket.boundAddress), beyond this machine: anyone who can reach it and knows the secret can control voicerack, and the secret travels unencrypted; use it on a network you trust"
             )
         }
         return lines
@@ -85,18 +100,26 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
         _ bytes: [UInt8], from peer: OSCPeer, _ socket: OSCSocket, _ hub: ControlHub,
         _ listeners: inout [OSCPeer: Listener]
     ) {
-        let message: OSCMessage
+        var message: OSCMessage
         do {
             message = try OSCMessage(decoding: bytes)
         } catch {
-            return send([OSCReplies.error("", "\(bytes.count)-byte packet is \(error.description)")], to: peer, socket)
+            return send(
+                [OSCReplies.error("", "\(bytes.count)-byte packet is \(error.description)")], to: peer, socket,
+                answering: "")
         }
         let address = message.path
+        if let secret {
+            guard let admitted = secret.admit(message) else {
+                return send([OSCReplies.error(address, OSCSecret.refusal)], to: peer, socket, answering: address)
+            }
+            message = admitted
+        }
         switch OSCAddressSpace.route(message) {
         case .failure(let why):
-            send([OSCReplies.error(address, why)], to: peer, socket)
+            send([OSCReplies.error(address, why)], to: peer, socket, answering: address)
         case .help:
-            send([OSCReplies.lines(address, OSCAddressSpace.help)], to: peer, socket)
+            send([OSCReplies.lines(address, OSCAddressSpace.help)], to: peer, socket, answering: address)
         case .registerMeters(let rate):
             guard listeners[peer] != nil || listeners.count < Self.maximumListeners else {
                 return send(
@@ -104,22 +127,26 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
                         OSCReplies.error(
                             address, "\(Self.maximumListeners) addresses already get meters; unregister one")
                     ],
-                    to: peer, socket)
+                    to: peer, socket, answering: address)
             }
             let period = 1 / rate
             listeners[peer] = Listener(period: period, due: ProcessInfo.processInfo.systemUptime)
             hub.note("OSC: \(peer) gets meters \(Self.rateText(rate)) times a second")
-            send([OSCReplies.lines(address, ["meters to \(peer) at \(Self.rateText(rate)) Hz"])], to: peer, socket)
+            send(
+                [OSCReplies.lines(address, ["meters to \(peer) at \(Self.rateText(rate)) Hz"])], to: peer, socket,
+                answering: address)
         case .unregisterMeters:
             guard listeners.removeValue(forKey: peer) != nil else {
-                return send([OSCReplies.error(address, "\(peer) was not registered for meters")], to: peer, socket)
+                return send(
+                    [OSCReplies.error(address, "\(peer) was not registered for meters")], to: peer, socket,
+                    answering: address)
             }
             hub.note("OSC: \(peer) no longer gets meters")
-            send([OSCReplies.lines(address, ["no more meters to \(peer)"])], to: peer, socket)
+            send([OSCReplies.lines(address, ["no more meters to \(peer)"])], to: peer, socket, answering: address)
         case .command(let command):
-            hub.submit(command, from: "OSC \(peer)") { [weak self] reply in
+            hub.submit(command, from: "OSC \(peer)", surface: "OSC") { [weak self] reply in
                 guard let self, !self.stopped.load(ordering: .relaxed) else { return }
-                self.send(OSCReplies.messages(answering: address, reply), to: peer, socket)
+                self.send(OSCReplies.messages(answering: address, reply), to: peer, socket, answering: address)
             }
         }
     }
@@ -133,16 +160,19 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
         let snapshot = hub.snapshot()
         let messages = [OSCReplies.meters(snapshot), OSCReplies.state(snapshot)]
         for (peer, listener) in due {
-            send(messages, to: peer, socket)
+            send(messages, to: peer, socket, answering: nil)
             // Keep the cadence; after a stall, start again from now rather than burst.
             let next = listener.due + listener.period
             listeners[peer]?.due = next > now ? next : now + listener.period
         }
     }
 
-    private func send(_ messages: [OSCMessage], to peer: OSCPeer, _ socket: OSCSocket) {
+    /// Sends `messages`; one that does not fit a datagram goes as an `/error` answering
+    /// `address` instead (`OSCReplies.datagram`); a push (no `address`) that does not fit is
+    /// left out.
+    private func send(_ messages: [OSCMessage], to peer: OSCPeer, _ socket: OSCSocket, answering address: String?) {
         for message in messages {
-            guard let bytes = message.encoded() else { continue }
+            guard let bytes = OSCReplies.datagram(message, answering: address) else { continue }
             socket.send(bytes, to: peer)
         }
     }

@@ -34,6 +34,13 @@ struct PresetDefinition: Sendable {
         guard !isDirectory.boolValue else {
             throw PresetError(file: path, message: "is a directory, not a preset file")
         }
+        // A device, FIFO or socket is no preset whatever its permissions (and a FIFO could
+        // block the read): say what it is before reading.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw PresetError(
+                file: path, message: "is not a regular file (a device, FIFO or socket); a preset is a TOML file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PresetError(file: path, message: "cannot read the file (permissions?)")
         }

@@ -15,6 +15,7 @@ extension PresetEdit {
     /// - Realtime: never.
     public static func liveKey(_ name: String, in configuration: EngineConfiguration) throws(PresetError) -> LiveKey {
         guard let key = PresetSchema.keys.first(where: { $0.fullName == name }) else {
+            if let control = pluginControl(name, in: configuration) { return control }
             throw PresetError(
                 file: "", key: name,
                 message:
@@ -22,6 +23,17 @@ extension PresetEdit {
             )
         }
         return key.liveKey(in: configuration)
+    }
+
+    /// An LV2 unit's control (`peak.threshold`) as `listing` shows it; nil when `name` names none.
+    private static func pluginControl(_ name: String, in configuration: EngineConfiguration) -> LiveKey? {
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let plugin = configuration.plugins[parts[0]],
+            let control = PluginSection.controls(parts[0], plugin).first(where: { $0.key == name })
+        else { return nil }
+        return LiveKey(
+            key: name, value: controlText(control.value),
+            allowed: control.allowed, kind: .text, help: "a control of the LV2 unit '\(parts[0])'")
     }
 }
 

@@ -84,6 +84,11 @@ public enum PresetEdit {
             }
     }
 
+    /// An LV2 control's value as `listing` and `get` show it; unset, the plugin's own default.
+    static func controlText(_ value: Float?) -> String {
+        value.map { PresetNumber.text(Double($0)) } ?? "(the plugin's)"
+    }
+
     /// One line per key: `section.name = value   (allowed)`, for `show`; plugin units' controls
     /// as set by the preset or live (others keep the plugin's own values).
     public static func listing(_ configuration: EngineConfiguration) -> [String] {
@@ -92,8 +97,7 @@ public enum PresetEdit {
                 let plugin = configuration.plugins[name]!
                 return ["\(name).lv2 = \(PresetRenderer.quoted(plugin.uri))   (LV2 unit)"]
                     + PluginSection.controls(name, plugin).map { control in
-                        let value = control.value.map { PresetNumber.text(Double($0)) } ?? "(the plugin's)"
-                        return "\(control.key) = \(value)   (\(control.allowed))"
+                        "\(control.key) = \(controlText(control.value))   (\(control.allowed))"
                     }
             }
     }

@@ -1,3 +1,5 @@
+import VoiceControl
+
 /// Why a preset could not be loaded, pointing at the file, line and key to fix.
 ///
 /// `description` reads `file:line: message` (or `file: message` when no line applies, and just
@@ -16,11 +18,13 @@ public struct PresetError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What is wrong and what is allowed.
     public let message: String
 
+    /// `key` and `message` may quote the file (a CR-only file's CR, a NUL, an escape sequence):
+    /// their control characters are kept as visible escapes (`ControlText`), never raw.
     public init(file: String, line: Int? = nil, key: String? = nil, message: String) {
         self.file = file
         self.line = line
-        self.key = key
-        self.message = message
+        self.key = key.map(ControlText.escaped)
+        self.message = ControlText.escaped(message)
     }
 
     public var description: String {

@@ -195,7 +195,12 @@ private struct TOMLLineScanner {
         let key = try bareKey("a key")
         skipSpaces()
         if peek == "." { throw fail("dotted keys are not supported; put '\(key)' under a [section] header", key: key) }
-        guard peek == "=" else { throw fail("expected '=' after key '\(fullKey(key))'", key: key) }
+        guard peek == "=" else {
+            // A control character (a NUL) ends the key unseen: name it (PresetError shows it escaped).
+            var found = ""
+            if let scalar = peek, scalar.value < 0x20 || scalar.value == 0x7F { found = ", found '\(scalar)'" }
+            throw fail("expected '=' after key '\(fullKey(key))'" + found, key: key)
+        }
         position += 1
         skipSpaces()
         let start = position

@@ -25,6 +25,8 @@ final class DiskWriter: @unchecked Sendable {
     let failure = Mutex<RecordingError?>(nil)
     /// A file deleted or replaced under the writer (checked at every sync and before closing).
     let fileProblem = Mutex<String?>(nil)
+    /// A file moved away under the writer, whole at its new place (checked as `fileProblem`).
+    let fileMoved = Mutex<String?>(nil)
 
     init(spec: RecordingSpec, buffer: BlockBuffer, firstFile: AudioFileWriter) {
         self.spec = spec
@@ -158,8 +160,11 @@ final class DiskWriter: @unchecked Sendable {
 
     /// Notes the first time the file being written is no longer at its path.
     private func checkPath() {
-        guard let problem = file?.pathProblem() else { return }
-        fileProblem.withLock { $0 = $0 ?? problem }
+        switch file?.pathChange() {
+        case .gone(let problem)?: fileProblem.withLock { $0 = $0 ?? problem }
+        case .moved(let note)?: fileMoved.withLock { $0 = $0 ?? note }
+        case nil: break
+        }
     }
 
     private func close() {

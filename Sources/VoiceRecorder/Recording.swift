@@ -67,7 +67,7 @@ public final class Recording: @unchecked Sendable {
         finished.wait()
         let r = RecordingResult(
             status: status, files: writer.files.withLock { $0 }, error: writer.failure.withLock { $0 },
-            fileProblem: writer.fileProblem.withLock { $0 })
+            fileProblem: writer.fileProblem.withLock { $0 }, fileMoved: writer.fileMoved.withLock { $0 })
         result = r
         return r
     }
@@ -116,4 +116,6 @@ public struct RecordingResult: Sendable {
     public let error: RecordingError?
     /// A file that was deleted or replaced while it recorded (its audio is gone), if any.
     public var fileProblem: String? = nil
+    /// A file that was moved away while it recorded (whole at its new place), if any.
+    public var fileMoved: String? = nil
 }

@@ -80,6 +80,27 @@ public enum RecordingName {
             .replacingOccurrences(of: "{tap}", with: tap)
     }
 
+    /// The placeholders `expand` fills, in the order the help gives them.
+    public static let placeholders = ["{date}", "{time}", "{ms}", "{n}", "{client}", "{tap}"]
+
+    /// The first `{word}` in `template` that is not a placeholder (`{foo}`, `{Date}`): kept
+    /// literally it would name files the user did not mean. Braces around anything but a
+    /// word (`{}`, `{ c}`) are plain text.
+    public static func unknownPlaceholder(in template: String) -> String? {
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            let word = after.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            let end = word.endIndex
+            if !word.isEmpty, end < rest.endIndex, rest[end] == "}" {
+                let candidate = "{\(word)}"
+                if !placeholders.contains(candidate) { return candidate }
+            }
+            rest = after
+        }
+        return nil
+    }
+
     /// `path` with `-2`, `-3`, ... before its extension, the first not in `taken`.
     public static func unused(_ path: String, taken: Set<String>) -> String {
         guard taken.contains(path) else { return path }

@@ -16,6 +16,7 @@ final class HubBackend: PanelBackend {
     /// The folder presets are saved into (nil: none).
     let presetFolder: @Sendable () -> String?
     private let preset: Mutex<String>
+    private let lastKeys = Mutex<[LiveKey]>([])
 
     init(
         hub: ControlHub, preset: String, restartKeys: Set<String>, presets: @escaping @Sendable () -> [String],
@@ -32,8 +33,12 @@ final class HubBackend: PanelBackend {
 
     func meters() -> PanelMeters { Self.meters(hub.snapshot()) }
 
+    /// The controls from `show`; when the session refused it (its budget spent by a flood),
+    /// the last ones it gave, so the page keeps its controls.
     func setup() async -> PanelSetup {
-        let keys = await run(.show).keys
+        let shown = await run(.show, surface: "web page")
+        let keys = shown.succeeded ? shown.keys : lastKeys.withLock { $0 }
+        if shown.succeeded { lastKeys.withLock { $0 = keys } }
         return PanelSetup(
             controls: keys.map { Self.control($0, live: !restartKeys.contains($0.key)) }, presets: presets(),
             preset: preset.withLock { $0 })
@@ -75,10 +80,12 @@ final class HubBackend: PanelBackend {
         return await run(.savePreset(path))
     }
 
-    /// Submits `command` and waits for the main thread's reply.
-    private func run(_ command: LiveCommand) async -> LiveReply {
+    /// Submits `command` and waits for the main thread's reply. The page's requests spend the
+    /// `web` budget; its own redraws (`setup`, at most one per figure beat) another, so a
+    /// flood of requests never leaves the page without controls.
+    private func run(_ command: LiveCommand, surface: String = "web") async -> LiveReply {
         await withCheckedContinuation { done in
-            hub.submit(command, from: "web") { done.resume(returning: $0) }
+            hub.submit(command, from: "web", surface: surface) { done.resume(returning: $0) }
         }
     }
 

@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import Synchronization
 
 /// One open page's WebSocket: the figures about 25 times a second, the setup when asked, and
 /// the page's requests, each answered with a reply.
@@ -9,8 +10,11 @@ import Foundation
 /// an unmasked frame or one with reserved bits (1002), binary data (1003), text that is not
 /// UTF-8 (1007); malformed JSON or
 /// an unknown operation gets an error reply and the socket stays open. Requests run one at a
-/// time; the figures keep flowing meanwhile. Frames waiting for a slow page are capped: the
-/// oldest figures are dropped, never the session's memory.
+/// time; the figures keep flowing meanwhile. After requests the setup is sent again with the
+/// next figures, once however many requests came between: a flood of requests costs the
+/// session one setup per beat, not one per request (and the session's budget refuses the
+/// requests beyond `ControlHub.commandsPerSecond`). Frames waiting for a slow page are capped:
+/// the oldest figures are dropped, never the session's memory.
 ///
 /// - Realtime: never; the server's tasks.
 struct PanelSocket: WSHandler {
@@ -27,9 +31,10 @@ struct PanelSocket: WSHandler {
         let task = Task { [self] in
             let watch = backend.watch()
             out.yield(Self.text(PanelMessage.setup(await backend.setup())))
+            let setupDue = SetupDue()
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await sendFigures(to: out) }
-                group.addTask { await readRequests(from: client, replyingTo: out) }
+                group.addTask { await sendFigures(to: out, setupDue: setupDue) }
+                group.addTask { await readRequests(from: client, replyingTo: out, setupDue: setupDue) }
                 await group.next()
                 group.cancelAll()
             }
@@ -41,12 +46,13 @@ struct PanelSocket: WSHandler {
     }
 
     /// On a fixed beat (deadlines, not sleeps after each send), so a late wake-up does not lower
-    /// the rate.
-    private func sendFigures(to out: AsyncStream<WSFrame>.Continuation) async {
+    /// the rate; the setup too when requests came since the last beat.
+    private func sendFigures(to out: AsyncStream<WSFrame>.Continuation, setupDue: SetupDue) async {
         let clock = ContinuousClock()
         var next = clock.now
         while !Task.isCancelled {
             out.yield(Self.text(PanelMessage.meters(backend.meters())))
+            if setupDue.take() { out.yield(Self.text(PanelMessage.setup(await backend.setup()))) }
             next += interval
             if next < clock.now { next = clock.now }
             try? await Task.sleep(until: next, clock: clock)
@@ -56,7 +62,8 @@ struct PanelSocket: WSHandler {
     /// Gathers messages from frames (bounded), answers pings, runs requests; returns when the
     /// page closes or breaks a rule (after sending the close frame).
     private func readRequests(
-        from client: AsyncThrowingStream<WSFrame, any Error>, replyingTo out: AsyncStream<WSFrame>.Continuation
+        from client: AsyncThrowingStream<WSFrame, any Error>, replyingTo out: AsyncStream<WSFrame>.Continuation,
+        setupDue: SetupDue
     ) async {
         var message = Data()
         var gathering = false
@@ -95,7 +102,7 @@ struct PanelSocket: WSHandler {
                 message = Data()
                 out.yield(Self.text(await answer(text)))
                 // A request may change values, presets or taps: the page redraws from the setup.
-                out.yield(Self.text(PanelMessage.setup(await backend.setup())))
+                setupDue.mark()
             }
         } catch WSFrameRefusal.tooLarge(let limit) {
             // Refused from the frame's header, before its payload was read.
@@ -120,6 +127,16 @@ struct PanelSocket: WSHandler {
         let data = (try? JSONEncoder().encode(message)) ?? Data("{}".utf8)
         return WSFrame(fin: true, opcode: .text, mask: nil, payload: data)
     }
+}
+
+/// Whether requests came since the setup was last sent; the reader marks, the beat takes.
+///
+/// - Realtime: never; a socket's two tasks.
+final class SetupDue: Sendable {
+    private let due = Atomic<Bool>(false)
+    func mark() { due.store(true, ordering: .relaxed) }
+    /// True once after any number of marks.
+    func take() -> Bool { due.exchange(false, ordering: .relaxed) }
 }
 
 /// What the server sends: `{"type":"meters","meters":{...}}`, `{"type":"setup",...}` or

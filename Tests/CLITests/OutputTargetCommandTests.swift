@@ -99,4 +99,12 @@ struct OutputTargetCommandTests {
         #expect(b.standardError.contains("is neither a regular file, a character device nor a FIFO"))
         #expect(fileType(block) == S_IFBLK)
     }
+
+    @Test("an --out that cannot be created is named itself, never the hidden temporary beside it")
+    func uncreatableOutNamesItself() throws {
+        let r = try process("/proc/x.wav")
+        #expect(r.status == 73, "\(r.standardError)")
+        #expect(r.standardError.contains("/proc/x.wav: cannot create /proc/x.wav:"), "\(r.standardError)")
+        #expect(!r.standardError.contains(".partial"), "\(r.standardError)")
+    }
 }

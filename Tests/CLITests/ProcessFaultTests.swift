@@ -33,6 +33,22 @@ struct ProcessFaultTests {
         }
     }
 
+    @Test("--out X with --record mic=LINK, a symlink to X (there or not yet), is refused the same way (64)")
+    func aLinkToTheOutputIsTheOutput() throws {
+        let mic = try input(seconds: 1)
+        let out = folder.file("out.wav")
+        let link = folder.file("link.wav")
+        #expect(symlink("out.wav", link) == 0)
+        for existing in [false, true] {
+            if existing { try Data("not audio".utf8).write(to: URL(fileURLWithPath: out)) }
+            let r = try CommandRunner.voicerack(
+                ["process", "--preset", "raw", "--mic", mic, "--out", out, "--record", "mic=\(link)", "--force"])
+            #expect(r.status == 64, "existing \(existing): \(r.standardError)")
+            #expect(r.standardError.contains("--out already writes \(link) (a link to \(out))"), "\(r.standardError)")
+            #expect(FileManager.default.fileExists(atPath: out) == existing)
+        }
+    }
+
     @Test("a WAV output past the 4 GiB limit rolls over into numbered files, says so, and keeps every frame")
     func wavRollsOver() throws {
         let mic = try input(seconds: 4)

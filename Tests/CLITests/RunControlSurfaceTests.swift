@@ -24,6 +24,22 @@ struct RunControlSurfaceTests {
         #expect(unresolvable.standardError.contains("--osc: cannot resolve 'no-such-host.invalid'"))
     }
 
+    @Test("OSC beyond loopback needs --osc-secret-file (64); a short secret is refused without being quoted")
+    func oscSecretOptions() throws {
+        let wide = try run(["--osc", "0", "--osc-host", "0.0.0.0"])
+        #expect(wide.status == 64, "\(wide.standardError)")
+        #expect(wide.standardError.contains("give --osc-secret-file FILE too"), "\(wide.standardError)")
+        let alone = try run(["--osc-secret-file", "/nonexistent"])
+        #expect(alone.status == 64 && alone.standardError.contains("--osc-secret-file needs --osc PORT"))
+        let file = NSTemporaryDirectory() + "voicerack-short-secret-\(getpid())"
+        try Data("Hunter2\n".utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let short = try run(["--osc", "0", "--osc-secret-file", file])
+        #expect(short.status == 64, "\(short.standardError)")
+        #expect(short.standardError.contains("must hold 8 to 256 bytes; it holds 7"), "\(short.standardError)")
+        #expect(!(short.standardError + short.standardOutput).contains("Hunter2"))
+    }
+
     @Test("NSM_URL that is not an OSC address is a usage error (64)")
     func badNSMURL() throws {
         let r = try run([], environment: ["NSM_URL": "http://localhost:80/"])

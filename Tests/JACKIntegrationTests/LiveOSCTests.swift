@@ -209,14 +209,19 @@ extension LiveClientTests {
     }
 
     @Test(
-        "OSC: a port in use stops run with 69 before the client opens; --osc-host 0.0.0.0 warns",
+        "OSC: a port in use stops run with 69 before the client opens; --osc-host 0.0.0.0 with a secret warns",
         .enabled(if: oscPeerAvailable, "python3-liblo is missing"))
     func oscPortInUseAndWideHost() throws {
         let server = try JACKServer()
         defer { server.stop() }
-        let first = try startVoicerack(on: server, extra: ["--osc", "0", "--osc-host", "0.0.0.0"])
+        let secret = NSTemporaryDirectory() + "voicerack-osc-secret-\(getpid())"
+        try Data("Otter-secret-5521\n".utf8).write(to: URL(fileURLWithPath: secret))
+        defer { try? FileManager.default.removeItem(atPath: secret) }
+        let first = try startVoicerack(
+            on: server, extra: ["--osc", "0", "--osc-host", "0.0.0.0", "--osc-secret-file", secret])
         defer { first.stop(SIGKILL) }
         #expect(poll(timeout: 10) { first.output.contains("warning: OSC listens on 0.0.0.0:") }, "\(first.output)")
+        #expect(!first.output.contains("Otter-secret-5521"))
         let port = try #require(
             first.output.range(of: "OSC on udp 0.0.0.0:").map {
                 Int(first.output[$0.upperBound...].prefix { $0.isNumber })

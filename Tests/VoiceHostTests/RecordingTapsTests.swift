@@ -31,4 +31,18 @@ import VoiceRecorder
         #expect(targets[0].template == LiveRecordingOptions.defaultTemplate)
         #expect(targets[1].template == "takes/{tap}.flac")
     }
+
+    @Test func anUnknownPlaceholderIsRefusedWithTheKnownOnes() throws {
+        #expect(throws: HostError.self) { try LiveRecordingOptions.parse(["mic=take-{foo}.wav"]) }
+        #expect {
+            try LiveRecordingOptions.parse(["take-{n}-{Date}.wav"])
+        } throws: { error in
+            let error = error as? HostError
+            return error?.kind == .usage
+                && error?.message
+                    == "--record take-{n}-{Date}.wav: {Date} is not a placeholder; use {date}, {time}, {ms}, {n}, {client}, {tap}"
+        }
+        let known = try LiveRecordingOptions.parse(["{client}-{date}-{time}-{ms}-{n}-{tap}.wav", "mic=a{}b{ c}.wav"])
+        #expect(known.count == 2)
+    }
 }

@@ -13,8 +13,10 @@ struct RecorderVanishedFileTests {
 
     init() throws { folder = try TemporaryFolder() }
 
-    func record(_ mischief: (String) throws -> Void) throws -> (RecordingResult, String) {
-        let spec = try monoSpec(folder.file("voice.wav"))
+    func record(
+        at path: String? = nil, _ mischief: (String) throws -> Void
+    ) throws -> (RecordingResult, String) {
+        let spec = try monoSpec(path ?? folder.file("voice.wav"))
         let recording = try Recording(spec: spec)
         let signal = indexSignal(32_000)
         feed(recording, signal[0..<16_000])
@@ -39,6 +41,21 @@ struct RecorderVanishedFileTests {
             result.fileProblem
                 == "\(path) was replaced by another file while recording; the audio written to it is gone")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "someone else's")
+    }
+
+    @Test func aFileWhoseFolderWasMovedIsReportedMovedNotGone() throws {
+        let takes = folder.file("takes")
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        let (result, path) = try record(at: takes + "/voice.wav") { _ in
+            try FileManager.default.moveItem(atPath: takes, toPath: folder.file("moved"))
+        }
+        #expect(result.fileProblem == nil, "\(result.fileProblem ?? "")")
+        #expect(
+            result.fileMoved
+                == "\(path) was moved away while recording (the file or its folder renamed); the audio went on into it at its new place"
+        )
+        #expect(try AudioFileContents.read(folder.file("moved") + "/voice.wav").frames == 32_000)
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test func untouchedFileHasNoProblem() throws {

@@ -44,6 +44,12 @@ public struct LiveRecordingOptions: Sendable {
                     "--record \(text): expected FILE or TAP=FILE with TAP one of "
                         + Tap.allCases.map(\.rawValue).joined(separator: ", "))
             }
+            if let unknown = RecordingName.unknownPlaceholder(in: path) {
+                throw HostError(
+                    .usage,
+                    "--record \(text): \(unknown) is not a placeholder; use "
+                        + RecordingName.placeholders.joined(separator: ", "))
+            }
             targets.append(Target(tap: tap, template: path))
         }
         return targets

@@ -128,7 +128,7 @@ public enum LiveSession {
             manager.answerOpen(
                 .success("voicerack runs as JACK client '\(driver.clientName)', preset \(request.presetName)"))
         }
-        for line in surfaceLines { loop.out.log(line) }
+        for line in surfaceLines { loop.out.always(line) }
         while true {
             if let signal = signals.wait(seconds: hub.wantsMeters ? 1.0 / 60 : 0.1), signal.number != SIGURG {
                 if try loop.handle(signal) { return }

@@ -100,6 +100,13 @@ final class StatusOutput: @unchecked Sendable {
         if level >= .warning { problems.append(line) }
     }
 
+    /// A line shown whatever `--log-level` hides: where to reach a control surface (the web
+    /// panel's address carries its token, which is shown nowhere else). Logged at info, or at
+    /// the lowest level shown when info is hidden; not counted as a problem.
+    func always(_ line: String) {
+        logger.log(level: max(.info, logger.logLevel), "\(line)")
+    }
+
     /// Warning and error lines logged and not yet taken (`takeProblems`), for the surfaces.
     private var problems: [String] = []
 

@@ -41,7 +41,9 @@ final class OfflineOutputs {
         for (tap, path) in taps {
             let name = "--record \(tap.rawValue)=\(path)"
             if let earlier = seen[Self.identity(path)] {
-                throw HostError(.usage, "\(name): \(earlier) already writes \(path); give each output its own file")
+                let target = Self.linkTarget(path).map { " (a link to \($0))" } ?? ""
+                throw HostError(
+                    .usage, "\(name): \(earlier) already writes \(path)\(target); give each output its own file")
             }
             seen[Self.identity(path)] = name
             if tap == .reference && !hasReference {
@@ -82,18 +84,35 @@ final class OfflineOutputs {
                         finalSpec: spec))
             } catch {
                 Self.discard(opened)
-                throw HostError(.cannotCreate, "\(spec.path): \(error.description)")
+                // The hidden temporary is ours, not the user's: the error names the file asked for.
+                throw HostError(
+                    .cannotCreate,
+                    "\(spec.path): " + error.message.replacingOccurrences(of: target.writePath, with: spec.path))
             }
         }
         outputs = opened
         notes = targets.compactMap(\.note)
     }
 
-    /// A path's identity for duplicate checks: the folder resolved (symlinks, `..`) plus the name.
+    /// A path's identity for duplicate checks: the folder resolved (symlinks, `..`) plus the name,
+    /// a link to a file (there or not yet) counting as that file.
     private static func identity(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path)
+        let url = URL(fileURLWithPath: linkTarget(path) ?? path)
         return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent)
             .path
+    }
+
+    /// The file a symbolic link at `path` leads to, through links to links (a loop gives up);
+    /// nil when `path` is no link.
+    private static func linkTarget(_ path: String) -> String? {
+        var current = path
+        for _ in 0..<40 {
+            guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { break }
+            current =
+                URL(fileURLWithPath: next, relativeTo: URL(fileURLWithPath: current).deletingLastPathComponent())
+                .path
+        }
+        return current == path ? nil : current
     }
 
     /// The cycle's routes: each file's window on the timeline (see the type's comment).

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import VoiceHost
+@testable import VoiceControl
 
 /// `ControlText.escaped`: what a `--control` line echoes.
 @Suite struct ControlTextTests {
