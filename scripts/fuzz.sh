@@ -16,10 +16,12 @@ log="$(mktemp)"
 totals="$(mktemp)"
 trap 'rm -f "$log" "$totals"' EXIT
 status=0
-# The --control fuzzer needs jackd (it starts a private dummy-driver server).
+# The --control fuzzer needs jackd (it starts a private dummy-driver server). The full-disk one
+# mounts tmpfs disks (root; it skips otherwise) and runs a handful of inputs whatever INPUTS says.
 filters=(
   PresetFuzzTests PresetLibraryFuzzTests AudioHeaderFuzzTests fuzzControlLines
   LV2StateFuzzTests PanelHTTPFuzzTests PanelWebSocketFuzzTests StreamURLFuzzTests PresetAccessFuzzTests
+  SessionCheckFuzzTests RecorderDiskFullFuzzTests
 )
 # FUZZ_FILTERS="A B" runs only those.
 if [ -n "${FUZZ_FILTERS:-}" ]; then read -r -a filters <<<"$FUZZ_FILTERS"; fi
