@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs voicerack's fuzz tests with many inputs and prints their totals: inputs tried, accepted
-# (or answered), clean errors (sysexits codes) and crashes (a signal, a hang or any other exit
-# code; must be 0). The normal suite runs the same tests with a few hundred inputs each.
+# (or answered), clean errors (sysexits codes, refusals), crashes (a signal or any other exit
+# code), hangs (a connection open past its bound) and disclosures (a password or a file's
+# contents in an error, a file reached outside the preset folders); the last three must be 0.
+# The normal suite runs the same tests with a few hundred inputs each.
 #
 #   scripts/fuzz.sh [INPUTS] [SEED]     (default 3000 inputs per fuzzer, seed from the tests)
 set -euo pipefail
@@ -14,12 +16,21 @@ log="$(mktemp)"
 totals="$(mktemp)"
 trap 'rm -f "$log" "$totals"' EXIT
 status=0
-# The --control fuzzer needs jackd (it starts a private dummy-driver server).
-for filter in PresetFuzzTests PresetLibraryFuzzTests AudioHeaderFuzzTests fuzzControlLines; do
+# The --control fuzzer needs jackd (it starts a private dummy-driver server). The full-disk one
+# mounts tmpfs disks (root; it skips otherwise) and runs a handful of inputs whatever INPUTS says.
+filters=(
+  PresetFuzzTests PresetLibraryFuzzTests AudioHeaderFuzzTests fuzzControlLines
+  LV2StateFuzzTests PanelHTTPFuzzTests PanelWebSocketFuzzTests StreamURLFuzzTests PresetAccessFuzzTests
+  SessionCheckFuzzTests RecorderDiskFullFuzzTests
+)
+# FUZZ_FILTERS="A B" runs only those.
+if [ -n "${FUZZ_FILTERS:-}" ]; then read -r -a filters <<<"$FUZZ_FILTERS"; fi
+for filter in "${filters[@]}"; do
   swift test --skip-build --filter "$filter" >"$log" 2>&1 || status=1
   grep -h '^fuzz ' "$log" | tee -a "$totals" || { echo "fuzz $filter: no totals (failed to run?)"; tail -20 "$log"; status=1; }
 done
-# "fuzz NAME: T inputs, A accepted or answered, E clean errors, C crashes"
+# "fuzz NAME: T inputs, A accepted or answered, E clean errors, C crashes, H hangs, D disclosures"
 awk -F'[:,]' '{ for (i = 2; i <= NF; i++) { split($i, w, " "); n[w[2]] += w[1] } }
-  END { printf "total: %d inputs, %d accepted or answered, %d clean errors, %d crashes\n", n["inputs"], n["accepted"], n["clean"], n["crashes"] }' "$totals"
+  END { printf "total: %d inputs, %d accepted or answered, %d clean errors, %d crashes, %d hangs, %d disclosures\n",
+    n["inputs"], n["accepted"], n["clean"], n["crashes"], n["hangs"], n["disclosures"] }' "$totals"
 exit $status

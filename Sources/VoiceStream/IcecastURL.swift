@@ -18,7 +18,7 @@ public struct IcecastURL: Sendable, Equatable {
     public static let defaultPort = 8000
 
     /// Parses `text`; errors name the `url` key and what was expected, and quote nothing that
-    /// could be the password (not the scheme, the credentials or the port's text).
+    /// could be the password (not the scheme, the credentials, the port's text or the mount).
     ///
     /// Passwords are often pasted unencoded, `/` and `@` included: the credentials end at the
     /// last `@` that a `/` (the mount's) still follows, so `source:a/b@host/live` has the
@@ -65,7 +65,9 @@ public struct IcecastURL: Sendable, Equatable {
         guard !host.isEmpty else { throw bad("no host") }
         mount = String(rest)
         guard mount.count > 1, !mount.contains(where: { $0 == " " || $0 == "?" || $0 == "#" }) else {
-            throw bad("mount '\(mount)' must be a path such as /live.opus")
+            // Not quoted: a password pasted as a query (`/live?pass=...`) or after a stray `/`
+            // lands in the mount.
+            throw bad("the mount must be a path such as /live.opus, without spaces, '?' or '#'")
         }
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Bookkeeping for the fuzz tests: how many inputs each tried, how many ended cleanly (exit 0 or
-/// a sysexits code, 64–78) and which crashed (a signal, or any other exit code).
+/// a sysexits code, 64–78) and which crashed (a signal, or any other exit code), hung (a
+/// connection left open past its bound) or disclosed a secret (a password or a file's contents
+/// in an error).
 ///
 /// The normal suite runs a few hundred inputs per fuzzer (seconds); `VOICERACK_FUZZ_INPUTS=N`
 /// (set by scripts/fuzz.sh) runs N instead. Each fuzzer prints one `fuzz NAME: ...` totals line.
@@ -14,6 +16,21 @@ public struct FuzzTally: Sendable {
     public private(set) var cleanErrors = 0
     /// A line per crash: the input and how the process ended.
     public private(set) var crashes: [String] = []
+    /// A line per hang: the input and what stayed open.
+    public private(set) var hangs: [String] = []
+    /// A line per disclosure: the input and what it disclosed.
+    public private(set) var disclosures: [String] = []
+
+    /// How one input ended, for the in-process fuzzers that judge it themselves.
+    public enum Outcome: Sendable {
+        /// Accepted, or answered by a server.
+        case accepted
+        /// Refused with a clean error (or a server's refusal, or a close).
+        case cleanError
+        case crash(String)
+        case hang(String)
+        case disclosure(String)
+    }
 
     public init(_ name: String) { self.name = name }
 
@@ -45,9 +62,30 @@ public struct FuzzTally: Sendable {
         if clean { accepted += 1 } else { crashes.append(input()) }
     }
 
-    /// `fuzz NAME: T inputs, A accepted or answered, E clean errors, C crashes`.
+    /// Counts one input that ended as `outcome`.
+    public mutating func record(_ outcome: Outcome) {
+        tried += 1
+        switch outcome {
+        case .accepted: accepted += 1
+        case .cleanError: cleanErrors += 1
+        case .crash(let line): crashes.append(line)
+        case .hang(let line): hangs.append(line)
+        case .disclosure(let line): disclosures.append(line)
+        }
+    }
+
+    /// Every crash, hang and disclosure line; empty when the fuzzer found nothing.
+    public var failures: [String] { crashes + hangs + disclosures }
+
+    /// `fuzz NAME: T inputs, A accepted or answered, E clean errors, C crashes, H hangs, D disclosures`.
     public var summary: String {
-        "fuzz \(name): \(tried) inputs, \(accepted) accepted or answered, \(cleanErrors) clean errors, \(crashes.count) crashes"
+        "fuzz \(name): \(tried) inputs, \(accepted) accepted or answered, \(cleanErrors) clean errors, "
+            + "\(crashes.count) crashes, \(hangs.count) hangs, \(disclosures.count) disclosures"
+    }
+
+    /// The seed for a fuzzer's random numbers: `VOICERACK_FUZZ_SEED` when set, else `normal`.
+    public static func seed(_ normal: UInt64) -> UInt64 {
+        ProcessInfo.processInfo.environment["VOICERACK_FUZZ_SEED"].flatMap(UInt64.init) ?? normal
     }
 }
 
@@ -64,6 +102,40 @@ public enum ByteMutation {
         return out
     }
 
+    /// `bytes` changed once: bytes flipped, a range dropped or repeated, or one of `fragments`
+    /// (the hostile pieces of the format at hand) inserted or put in place of a range.
+    public static func mutated(_ bytes: [UInt8], fragments: [[UInt8]], _ random: inout SeededRandom) -> [UInt8] {
+        var out = bytes
+        let a = Int.random(in: 0...out.count, using: &random)
+        let b = min(out.count, a + Int.random(in: 0...16, using: &random))
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0: return flipBytes(out, in: 0..<out.count, &random)
+        case 1: out.removeSubrange(a..<b)
+        case 2: out.insert(contentsOf: out[a..<b], at: b)
+        case 3: out.insert(contentsOf: fragments.randomElement(using: &random) ?? [], at: a)
+        default: out.replaceSubrange(a..<b, with: fragments.randomElement(using: &random) ?? [])
+        }
+        return out
+    }
+
+    /// `text` through 1–`most` rounds of `mutated`, or unchanged one time in `keep` (when given),
+    /// so that the valid forms are tried too.
+    public static func mutated(
+        _ text: String, rounds most: Int, fragments: [[UInt8]], keepingOneIn keep: Int? = nil,
+        _ random: inout SeededRandom
+    ) -> String {
+        if let keep, Int.random(in: 0..<keep, using: &random) == 0 { return text }
+        return String(decoding: mutated(Array(text.utf8), rounds: most, fragments: fragments, &random), as: UTF8.self)
+    }
+
+    /// `bytes` through 1–`most` rounds of `mutated`.
+    public static func mutated(
+        _ bytes: [UInt8], rounds most: Int, fragments: [[UInt8]], _ random: inout SeededRandom
+    ) -> [UInt8] {
+        var out = bytes
+        for _ in 0..<Int.random(in: 1...most, using: &random) { out = mutated(out, fragments: fragments, &random) }
+        return out
+    }
 }
 
 /// Mutations of a preset's text: byte flips, dropped and repeated lines, values swapped between

@@ -41,6 +41,17 @@ import VoiceTestSupport
             "\(String(describing: failure))")
     }
 
+    @Test(arguments: ["rootlink", "rootlink/", "rootlink/..", "inside/../rootlink", "/proc/self/root", "/\0tmp"])
+    func theRootThroughASymlinkOrCutShortByANulIsRefused(_ path: String) throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: folder.file("rootlink"), withDestinationPath: "/")
+        try FileManager.default.createDirectory(atPath: folder.file("inside"), withIntermediateDirectories: true)
+        let session = ManagedSession(
+            path: path.hasPrefix("/") ? path : folder.file(path), displayName: "s", clientID: "voicerack.nTEST")
+        // The check alone: where it passes such a path, opening it would write into the root.
+        #expect(throws: ManagedSession.OpenFailure.self, "\(path)") { try LiveRequest.check(session) }
+    }
+
     @Test func aRelativePathIsRefused() {
         let path = "relative-session-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: path) }

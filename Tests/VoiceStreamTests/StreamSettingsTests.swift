@@ -151,6 +151,7 @@ struct StreamSettingsTests {
             "icecast://source:\(recognisable)@:8000/live",  // no host
             "icecast://source:\(recognisable)@h/",  // an empty mount
             "icecast://source:\(recognisable)/x@h/bad mount",  // a bad mount, a slash in the password
+            "icecast://h:8000/live?pass=\(recognisable)",  // the password as a query: in the mount
         ])
     func errorsHideThePassword(_ text: String) {
         do {

@@ -65,6 +65,35 @@ final class RawClient {
         }
     }
 
+    /// Everything the server sends until it closes the connection, `deadline` passes or what came
+    /// satisfies `enough`, and whether it closed (a reset counts); for the fuzzers, which judge
+    /// what came back.
+    func untilClosed(
+        by deadline: ContinuousClock.Instant, orWhen enough: ([UInt8]) -> Bool = { _ in false }
+    ) -> (bytes: [UInt8], closed: Bool) {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while !enough(buffer) {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return (buffer, false) }
+            let micros = max(
+                1_000, left.components.seconds * 1_000_000 + left.components.attoseconds / 1_000_000_000_000)
+            var timeout = timeval(tv_sec: Int(micros / 1_000_000), tv_usec: Int(micros % 1_000_000))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                buffer += chunk[0..<n]
+            } else if n == 0 || errno == ECONNRESET {
+                return (buffer, true)
+            } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+                return (buffer, true)
+            }
+        }
+        return (buffer, false)
+    }
+
+    /// Ends the client's side of the connection (the server reads end of file), keeping its own.
+    func shutDownWriting() { shutdown(fd, Int32(SHUT_WR)) }
+
     /// The HTTP response head (status line and headers) and status code.
     func responseHead() -> (status: Int, head: String) {
         while true {

@@ -73,18 +73,31 @@ extension LiveRequest {
     /// Refuses what a manager may send but voicerack cannot use: a client id that is no JACK
     /// client name (as `--name` is checked: too long, with ':', empty), and a path that is not an
     /// absolute folder below the root (an empty path or `/` would put `preset.toml` and
-    /// `recordings` into the file system's root).
+    /// `recordings` into the file system's root). The root reached through a symlink
+    /// (`/proc/self/root`, `link/..`) is the root too, and a NUL byte would cut the path short
+    /// when it reaches the system.
     ///
     /// - Realtime: never; main thread.
     static func check(_ session: ManagedSession) throws(ManagedSession.OpenFailure) {
         if let problem = JACKNames.clientNameProblem(session.clientID) {
             throw .init(.general, "the session's client id cannot name the JACK client: \(problem)")
         }
+        guard !session.path.contains("\0") else {
+            throw .init(.createFailed, "the session path holds a NUL byte; it is not a folder for a client")
+        }
         let folder = URL(fileURLWithPath: session.path).standardized.path
-        guard session.path.hasPrefix("/"), folder != "/" else {
+        guard session.path.hasPrefix("/"), folder != "/", !isRoot(session.path) else {
             throw .init(
                 .createFailed,
                 "the session path '\(session.path)' is not a folder for a client (an absolute path below /)")
         }
+    }
+
+    /// Whether `path` exists and is the file system's root (the same device and inode as `/`).
+    private static func isRoot(_ path: String) -> Bool {
+        var target = stat()
+        var root = stat()
+        return stat(path, &target) == 0 && stat("/", &root) == 0 && target.st_dev == root.st_dev
+            && target.st_ino == root.st_ino
     }
 }
