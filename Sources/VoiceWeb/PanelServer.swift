@@ -87,7 +87,11 @@ public final class PanelServer: Sendable {
             }
             started.signal()
         }
-        started.wait()
+        // Bounded: the server's tasks need Swift's cooperative pool, and a caller blocking that
+        // pool's threads (never the main thread) would otherwise wait for ever.
+        if started.wait(timeout: .now() + 10) == .timedOut {
+            failure.note(PanelError("the server did not start listening within 10 s"))
+        }
         if let problem = failure.text.withLock({ $0 }) {
             stop()
             throw PanelError("--web \(address.host):\(address.port): cannot listen (\(problem)); is the port in use?")

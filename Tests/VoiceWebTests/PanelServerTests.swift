@@ -36,8 +36,10 @@ struct PanelServerTests: Sendable {
     let token = PanelToken(text: "0123456789abcdef0123456789abcdef")
 
     init() throws {
+        // Started in each test, off Swift's cooperative pool (`offPool`): start() waits for the
+        // server's own tasks, which need that pool, and several suites starting servers on both
+        // of its threads at once would wait for ever.
         server = try PanelServer(address: PanelAddress(parsing: "127.0.0.1:0"), token: token, backend: backend)
-        try server.start()
     }
 
     var port: UInt16 { server.port }
@@ -85,8 +87,9 @@ struct PanelServerTests: Sendable {
 
     @Test("the page needs the token, this server's Host and no foreign Origin; nothing else is served")
     func pageChecks() async throws {
-        defer { server.stop() }
         try await offPool { [self] in
+            try server.start()
+            defer { server.stop() }
             let good = try request("/?token=\(token.text)")
             #expect(good.status == 200)
             #expect(good.body.contains("<title>voicerack</title>"))
@@ -103,8 +106,9 @@ struct PanelServerTests: Sendable {
 
     @Test("the socket needs the token and this server's Origin; when open it sends the setup, then the figures")
     func socketChecks() async throws {
-        defer { server.stop() }
         try await offPool { [self] in
+            try server.start()
+            defer { server.stop() }
             #expect(try socket(token: "wrong").1 == 401)
             #expect(try socket(origin: "http://evil.example").1 == 403)
             #expect(try socket(origin: nil).1 == 403)
@@ -119,8 +123,9 @@ struct PanelServerTests: Sendable {
 
     @Test("oversized, binary and non-UTF-8 messages close that socket with its code; the server serves on")
     func oversizedAndBinary() async throws {
-        defer { server.stop() }
         try await offPool { [self] in
+            try server.start()
+            defer { server.stop() }
             let big = Array(repeating: UInt8(ascii: "a"), count: PanelServer.maximumMessage + 1)
             for (frames, code) in [
                 ([RawClient.frame(opcode: 1, big)], 1009),
@@ -154,8 +159,9 @@ struct PanelServerTests: Sendable {
 
     @Test("malformed requests are answered with what is wrong, never reach the session, and the socket stays open")
     func malformedRequests() async throws {
-        defer { server.stop() }
         try await offPool { [self] in
+            try server.start()
+            defer { server.stop() }
             let (client, status) = try socket()
             #expect(status == 101)
             let cases: [(String, String)] = [
@@ -188,7 +194,6 @@ struct PanelServerTests: Sendable {
 
     @Test("--web addresses: PORT binds loopback; HOST:PORT; words and IPv6 are refused with what to give")
     func addresses() throws {
-        defer { server.stop() }
         let port = try PanelAddress(parsing: "8080")
         #expect(port.host == "127.0.0.1" && port.port == 8080 && port.isLoopback)
         #expect(try PanelAddress(parsing: "localhost:9000").host == "127.0.0.1")
