@@ -89,8 +89,8 @@ public final class PanelServer: Sendable {
         }
         // Bounded: the server's tasks need Swift's cooperative pool, and a caller blocking that
         // pool's threads (never the main thread) would otherwise wait for ever.
-        if started.wait(timeout: .now() + 10) == .timedOut {
-            failure.note(PanelError("the server did not start listening within 10 s"))
+        if started.wait(timeout: .now() + 120) == .timedOut {
+            failure.note(PanelError("the server did not start listening within 2 minutes"))
         }
         if let problem = failure.text.withLock({ $0 }) {
             stop()
