@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hostile clients against voicerack's web panel, for LivePanelAttackTests (stdlib only).
 
-Usage: panel-attack.py URL PID
+Usage: panel-attack.py URL PID [ATTACK,...]
 
 URL is the panel's address with its token (as voicerack prints it), PID voicerack's process.
 Runs, one after another, with the page fetched every 0.2 s throughout and voicerack's resident
@@ -10,7 +10,7 @@ memory sampled as often:
   idle      2,000 connections that send nothing, held 5 s
   slowloris 500 connections sending a header byte a second, for 15 s
   frame     a WebSocket (with the token) sending a frame whose header claims 512 MB
-and prints one JSON object: per attack what the server did and when, the page's slowest answer
+(or only the attacks named, comma-separated) and prints one JSON object: per attack what the server did and when, the page's slowest answer
 and failures, and voicerack's resident memory before and at its largest (kB).
 """
 import json
@@ -220,8 +220,10 @@ rss_before = rss_kb()
 watch.start()
 time.sleep(1)
 results = {}
-for name, attack in [("header", attack_header), ("idle", attack_idle), ("slowloris", attack_slowloris), ("frame", attack_frame)]:
-    results[name] = attack()
+chosen = sys.argv[3].split(",") if len(sys.argv) > 3 else ["header", "idle", "slowloris", "frame"]
+attacks = {"header": attack_header, "idle": attack_idle, "slowloris": attack_slowloris, "frame": attack_frame}
+for name in chosen:
+    results[name] = attacks[name]()
 # And afterwards: the page still answers.
 time.sleep(3)
 watch.stop.set()
