@@ -72,7 +72,10 @@ final class LV2Instance {
         if active { lilv_instance_deactivate(s.instance) }
         workerThread?.stop()
         workerThread = nil
-        lilv_instance_free(s.instance)
+        // lilv counts each plugin library's instances in the world without a lock of its own and
+        // unloads the library when the count reaches zero: a free racing an instantiate on another
+        // thread could unload a library another instance still runs.
+        world.locked { lilv_instance_free(s.instance) }
         for i in 0..<s.atomCount { s.atoms[i].deallocate() }
         [s.input, s.outputs, s.controls, s.lowerBounds, s.upperBounds].forEach { $0.deallocate() }
         s.atoms.deallocate()
