@@ -10,8 +10,8 @@ public enum PresetEdit {
     /// like a preset line; the error names the key and what it allows. Words that are not
     /// numbers or booleans may be given without quotes (`set monitor.source processed`).
     public static func setting(
-        _ key: String, _ value: String, in configuration: EngineConfiguration
-    ) throws(PresetError) -> EngineConfiguration {
+        _ key: String, _ value: String, in settings: PresetSettings
+    ) throws(PresetError) -> PresetSettings {
         let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
         let isBareKey = { (part: String) in
             !part.isEmpty && part.count <= TOMLDocument.maximumNameLength
@@ -24,8 +24,8 @@ public enum PresetEdit {
                 file: "", key: key,
                 message: "'\(key)' is not a key; keys are section.name as in presets, e.g. compressor.threshold_dbfs")
         }
-        if let plugin = configuration.plugins[parts[0]] {
-            return try settingPlugin(parts[0], parts[1], value, plugin, in: configuration)
+        if let plugin = settings.engine.plugins[parts[0]] {
+            return try settingPlugin(parts[0], parts[1], value, plugin, in: settings)
         }
         let bare = Double(value) != nil || value == "true" || value == "false" || value.hasPrefix("\"")
         let text = "[\(parts[0])]\n\(parts[1]) = \(bare ? value : "\"\(value)\"")\n"
@@ -36,9 +36,9 @@ public enum PresetEdit {
             // The message names the key and what it allows; the made-up file and line mean nothing.
             throw PresetError(file: "", key: error.key, message: error.message)
         }
-        var changed = configuration
+        var changed = settings
         for s in definition.settings { s.key.apply(s.value, to: &changed) }
-        try PresetLibrary.checkChain(changed, file: "", line: nil)
+        try PresetLibrary.checkChain(changed.engine, file: "", line: nil)
         return changed
     }
 
@@ -46,8 +46,8 @@ public enum PresetEdit {
     /// range, like a preset line.
     private static func settingPlugin(
         _ name: String, _ symbol: String, _ value: String, _ plugin: PluginUnitSettings,
-        in configuration: EngineConfiguration
-    ) throws(PresetError) -> EngineConfiguration {
+        in settings: PresetSettings
+    ) throws(PresetError) -> PresetSettings {
         let key = "\(name).\(symbol)"
         guard symbol != PluginSection.pluginKey, symbol != PluginSection.stateKey else {
             throw PresetError(
@@ -64,18 +64,18 @@ public enum PresetEdit {
             Double(value).map { .float($0) }
             ?? (value == "true" || value == "false" ? .boolean(value == "true") : .string(value))
         let entry = TOMLEntry(key: symbol, line: 0, value: TOMLValue(kind: parsed, text: value, line: 0))
-        var changed = configuration
-        changed.plugins[name]?.values[symbol] = try PluginSection.value(
+        var changed = settings
+        changed.engine.plugins[name]?.values[symbol] = try PluginSection.value(
             entry, parameters: parameters, plugin: plugin.uri, unit: name,
             failure: { PresetError(file: "", key: key, message: $0) })
         return changed
     }
 
     /// Full names (`section.name`) of the keys whose values differ between `a` and `b`.
-    public static func changedKeys(from a: EngineConfiguration, to b: EngineConfiguration) -> [String] {
+    public static func changedKeys(from a: PresetSettings, to b: PresetSettings) -> [String] {
         PresetSchema.keys.filter { $0.tomlValue(in: a) != $0.tomlValue(in: b) }.map(\.fullName)
-            + Set(a.plugins.keys).union(b.plugins.keys).sorted().flatMap { name in
-                let (x, y) = (a.plugins[name], b.plugins[name])
+            + Set(a.engine.plugins.keys).union(b.engine.plugins.keys).sorted().flatMap { name in
+                let (x, y) = (a.engine.plugins[name], b.engine.plugins[name])
                 var keys: [String] = []
                 if x?.uri != y?.uri { keys.append("\(name).\(PluginSection.pluginKey)") }
                 if x?.state != y?.state { keys.append("\(name).\(PluginSection.stateKey)") }
@@ -91,10 +91,10 @@ public enum PresetEdit {
 
     /// One line per key: `section.name = value   (allowed)`, for `show`; plugin units' controls
     /// as set by the preset or live (others keep the plugin's own values).
-    public static func listing(_ configuration: EngineConfiguration) -> [String] {
-        PresetSchema.keys.map { "\($0.fullName) = \($0.tomlValue(in: configuration))   (\($0.allowed))" }
-            + configuration.plugins.keys.sorted().flatMap { name in
-                let plugin = configuration.plugins[name]!
+    public static func listing(_ settings: PresetSettings) -> [String] {
+        PresetSchema.keys.map { "\($0.fullName) = \($0.tomlValue(in: settings))   (\($0.allowed))" }
+            + settings.engine.plugins.keys.sorted().flatMap { name in
+                let plugin = settings.engine.plugins[name]!
                 return ["\(name).lv2 = \(PresetRenderer.quoted(plugin.uri))   (LV2 unit)"]
                     + PluginSection.controls(name, plugin).map { control in
                         "\(control.key) = \(controlText(control.value))   (\(control.allowed))"

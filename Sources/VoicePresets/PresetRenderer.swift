@@ -17,9 +17,9 @@ public enum PresetRenderer {
         }
         lines.append("description = \(quoted(preset.description))")
         // Comments start in one column across the file so the values read as a table.
-        let assignments = PresetSchema.keys.map { "\($0.name) = \($0.tomlValue(in: preset.configuration))" }
+        let assignments = PresetSchema.keys.map { "\($0.name) = \($0.tomlValue(in: preset.settings))" }
         let width = assignments.map(\.count).max() ?? 0
-        for section in PresetSchema.sections where shows(section: section.name, preset.configuration) {
+        for section in PresetSchema.sections where shows(section: section.name, preset.settings) {
             lines += ["", "# \(section.help)", "[\(section.name)]"]
             for (key, assignment) in zip(PresetSchema.keys, assignments) where key.section == section.name {
                 let padding = String(repeating: " ", count: width - assignment.count)
@@ -46,13 +46,12 @@ public enum PresetRenderer {
 
     /// Effect sections and `[stream]` are shown only for units in the chain or set away from their defaults:
     /// the others would add dozens of default lines. Left out, they read back as defaults.
-    static func shows(section: String, _ configuration: EngineConfiguration) -> Bool {
+    static func shows(section: String, _ settings: PresetSettings) -> Bool {
+        let configuration = settings.engine
         if section == "stream" {
             // Shown when a stream is set up; otherwise dozens of presets would carry an empty one.
-            var defaults = EngineConfiguration()
-            defaults.effectOrder = configuration.effectOrder
             return PresetSchema.keys(in: "stream").contains {
-                $0.tomlValue(in: configuration) != $0.tomlValue(in: defaults)
+                $0.tomlValue(in: settings) != $0.tomlValue(in: PresetSettings())
             }
         }
         guard let kind = EffectKind(rawValue: section) else { return true }

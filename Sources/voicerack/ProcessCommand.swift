@@ -135,7 +135,7 @@ struct Process: ParsableCommand {
                 return tap
             }
             // Only with --stream: a preset's stream.url is for run; its other [stream] keys apply.
-            if streaming.stream != nil, let (settings, tap) = streaming.settings(loaded.configuration) {
+            if streaming.stream != nil, let (settings, tap) = streaming.settings(loaded.session) {
                 request.stream = settings
                 request.streamTap = tap
             }
@@ -150,7 +150,7 @@ struct Process: ParsableCommand {
                 configuration.delayMilliseconds = Float(latencyMs)
             }
             let report = try OfflineProcessor.run(
-                request, configuration: configuration, progress: { bar.update($0) })
+                request, configuration: configuration, session: loaded.session, progress: { bar.update($0) })
             bar.finish()
             if !quiet {
                 for note in report.notes + [report.outputNote].compactMap({ $0 }) { printNote(note) }

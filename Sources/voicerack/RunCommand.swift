@@ -293,7 +293,7 @@ struct Run: ParsableCommand {
             recording.targets = try LiveRecordingOptions.parse(record)
             // --format, else the preset's [recording] format, else each file's extension.
             let chosenFormat =
-                format ?? (loaded.configuration.recordingFormat.isEmpty ? nil : loaded.configuration.recordingFormat)
+                format ?? (loaded.session.recordingFormat.isEmpty ? nil : loaded.session.recordingFormat)
             if let chosenFormat {
                 do { recording.format = try AudioFormat(parsing: chosenFormat) } catch {
                     throw HostError(
@@ -305,7 +305,7 @@ struct Run: ParsableCommand {
             recording.force = force
             var request = LiveRequest(
                 options: JACKDriver.Options(name: name, server: server), configuration: loaded.configuration,
-                presetName: loaded.name)
+                sessionSettings: loaded.session, presetName: loaded.name)
             request.autoConnect = !noAutoConnect
             request.pipeWire = try? pipeWire.settings(noAutoConnect: noAutoConnect)
             request.waitForServer = waitForServer
@@ -319,18 +319,18 @@ struct Run: ParsableCommand {
                 request.surfaces.append(Self.webPanel(at: address, preset: loaded.name))
             }
             request.backingPath =
-                backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
+                backing ?? (loaded.session.backingFile.isEmpty ? nil : loaded.session.backingFile)
             if backingFollowsTransport && request.backingPath == nil {
                 throw HostError(
                     .usage,
                     "--backing-follows-transport: no backing track; give --backing FILE or the preset's backing.file")
             }
             request.backingFollowsTransport = backingFollowsTransport
-            if let (settings, tap) = streaming.settings(loaded.configuration) {
+            if let (settings, tap) = streaming.settings(loaded.session) {
                 request.stream = settings
                 request.streamTap = tap
                 // --stream always starts at once; the preset's section may wait for a signal.
-                request.streamAutostart = streaming.stream != nil || loaded.configuration.streamAutostart
+                request.streamAutostart = streaming.stream != nil || loaded.session.streamAutostart
             }
             if let osc {
                 do {

@@ -8,7 +8,7 @@ import VoiceControl
     let library = PresetLibrary(directories: [shippedPresetsDirectory()])
 
     @Test func anLV2UnitsControlIsFoundAsShowListsIt() throws {
-        let configuration = try library.load("podcast-lv2").configuration
+        let configuration = try library.load("podcast-lv2").settings
         let key = try PresetEdit.liveKey("peak.threshold", in: configuration)
         #expect(key.key == "peak.threshold" && key.value == "-1")
         let listed = try #require(PresetEdit.listing(configuration).first { $0.hasPrefix("peak.threshold = ") })

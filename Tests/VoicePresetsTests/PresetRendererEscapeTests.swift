@@ -16,7 +16,7 @@ import VoiceTestSupport
         let preset = Preset(
             name: "x\ntouch \(marker)-name",
             description: "$(touch \(marker)-description) `touch \(marker)-backtick`",
-            source: "/tmp/a\ntouch \(marker)-source\n#", base: nil, configuration: EngineConfiguration())
+            source: "/tmp/a\ntouch \(marker)-source\n#", base: nil, settings: PresetSettings())
         let text = PresetRenderer.toml(preset)
         let path = try temporary.write("saved", text)
         // Each line on its own, so an error on one (`description: command not found`) stops nothing.

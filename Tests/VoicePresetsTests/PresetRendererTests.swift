@@ -26,7 +26,7 @@ import VoiceEngine
         configuration.delayMode = .fixed
         let preset = Preset(
             name: "odd", description: "quote \" backslash \\ newline \n tab \t bell \u{7}", source: "memory",
-            base: "raw", configuration: configuration)
+            base: "raw", settings: PresetSettings(engine: configuration))
         let temporary = try TemporaryPresets()
         let path = try temporary.write("odd", PresetRenderer.toml(preset))
         let reread = try library.check(path)
@@ -38,8 +38,8 @@ import VoiceEngine
     @Test func listsEveryKeyWithItsRange() throws {
         let text = PresetRenderer.toml(try library.load("echo-cancel"))
         for key in PresetSchema.keys
-        where PresetRenderer.shows(section: key.section, try library.load("echo-cancel").configuration) {
-            #expect(text.contains("\(key.name) = \(key.tomlValue(in: try library.load("echo-cancel").configuration))"))
+        where PresetRenderer.shows(section: key.section, try library.load("echo-cancel").settings) {
+            #expect(text.contains("\(key.name) = \(key.tomlValue(in: try library.load("echo-cancel").settings))"))
             #expect(text.contains("# \(key.allowed). \(key.help)"))
         }
         #expect(text.contains("[echo_canceller]\n"))

@@ -50,9 +50,11 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
     /// Swap in a fresh engine when the driver starts freewheeling (`freewheelChanged`).
     let freshEngineOnFreewheel = Atomic<Bool>(false)
 
-    /// Builds the engine for `blockSize`-frame cycles. - Realtime: never.
+    /// Builds the engine for `blockSize`-frame cycles; the karaoke tap mixes the voice and the
+    /// backing at `karaokeDB` (the session's `[recording]` levels, dB). - Realtime: never.
     public init(
-        configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int = 2
+        configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int = 2,
+        karaokeDB: (voice: Float, backing: Float) = (0, 0)
     ) throws(EngineError) {
         self.sampleRate = sampleRate
         self.referenceChannels = referenceChannels
@@ -60,9 +62,7 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
             configuration: configuration, sampleRate: sampleRate, blockSize: blockSize,
             referenceChannels: referenceChannels)
         engine = Mutex(OwnedEngine(built))
-        karaokeGains = (
-            Decibels.amplitude(configuration.karaokeVoiceDB), Decibels.amplitude(configuration.karaokeBackingDB)
-        )
+        karaokeGains = (Decibels.amplitude(karaokeDB.voice), Decibels.amplitude(karaokeDB.backing))
         routes = .allocate(capacity: 1)
         routes.initialize(to: TapRoutes([]))
         cycle = .allocate(capacity: 1)

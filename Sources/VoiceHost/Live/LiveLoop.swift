@@ -58,11 +58,12 @@ final class LiveLoop {
         out = StatusOutput(level: request.logLevel, prompt: request.control)
         do {
             host = try CycleHost(
-                configuration: request.configuration, sampleRate: driver.sampleRate, blockSize: driver.blockSize)
+                configuration: request.configuration, sampleRate: driver.sampleRate, blockSize: driver.blockSize,
+                karaokeDB: (request.sessionSettings.karaokeVoiceDB, request.sessionSettings.karaokeBackingDB))
             backing = try request.backingPath.map { (path) throws(HostError) in
                 try BackingTrack(
-                    path: path, sampleRate: driver.sampleRate, levelDB: request.configuration.backingLevelDB,
-                    loop: request.configuration.backingLoop)
+                    path: path, sampleRate: driver.sampleRate, levelDB: request.sessionSettings.backingLevelDB,
+                    loop: request.sessionSettings.backingLoop)
             }
         } catch EngineError.plugin(let error) {
             driver.close()
@@ -79,8 +80,8 @@ final class LiveLoop {
         }
         blockSize = driver.blockSize
         control = LiveControl(
-            host: host, preset: request.presetArgument ?? request.presetName, backing: backing, recorder: recorder,
-            streaming: streaming)
+            host: host, session: request.sessionSettings, preset: request.presetArgument ?? request.presetName,
+            backing: backing, recorder: recorder, streaming: streaming)
         commands = request.control ? StandardInputLines() : nil
     }
 
@@ -125,7 +126,7 @@ final class LiveLoop {
         }
         if request.pipeWire != nil {
             startPipeWireLinks()
-        } else if !request.configuration.autoConnect {
+        } else if !request.sessionSettings.autoConnect {
             out.log(
                 "auto-connect is off (jack.auto_connect = false in preset \(request.presetName)): no port connected")
         } else if request.autoConnect {
@@ -144,9 +145,9 @@ final class LiveLoop {
         case StreamSignal.number:
             out.log(toggleStream())
         case SIGHUP where !signal.fromKernel:
-            let before = host.liveConfiguration
+            let before = control.running
             let reply = control.reload()
-            if host.liveConfiguration != before { liveChanges += 1 }
+            if control.running != before { liveChanges += 1 }
             for line in reply.lines { out.log(ControlText.escaped(line), level: reply.succeeded ? .info : .warning) }
         default:
             // SIGINT, SIGTERM, or SIGHUP from the kernel: the terminal hung up, so nobody can

@@ -47,7 +47,8 @@ extension LiveRequest {
             let copy = Preset(
                 name: "preset",
                 description: "voicerack in session '\(session.displayName)', from preset \(presetName).",
-                source: presetArgument ?? presetName, base: nil, configuration: configuration)
+                source: presetArgument ?? presetName, base: nil,
+                settings: PresetSettings(engine: configuration, session: sessionSettings))
             do {
                 try PresetFileWriter.write(PresetRenderer.toml(copy), to: session.presetPath)
             } catch {
@@ -61,6 +62,7 @@ extension LiveRequest {
             throw .init(.badProject, "the session's preset does not load: \(error)")
         }
         configuration = loaded.configuration
+        sessionSettings = loaded.session
         presetName = session.displayName
         presetArgument = session.presetPath
         options.name = session.clientID

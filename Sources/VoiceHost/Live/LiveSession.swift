@@ -12,6 +12,8 @@ import VoiceStream
 public struct LiveRequest: Sendable {
     public var options: JACKDriver.Options
     public var configuration: EngineConfiguration
+    /// The preset's JACK, recording, backing and stream settings.
+    public var sessionSettings: SessionSettings
     public var presetName: String
     /// Connect mic_in and speaker_out_L/R to the physical ports.
     public var autoConnect = true
@@ -21,7 +23,7 @@ public struct LiveRequest: Sendable {
     public var presetArgument: String?
     /// Read `set KEY VALUE` commands from standard input (`--control`).
     public var control = false
-    /// A backing track to play on speaker_out_L/R (level and loop from `configuration`).
+    /// A backing track to play on speaker_out_L/R (level and loop from `sessionSettings`).
     public var backingPath: String?
     /// The least severe log lines printed (`--log-level`).
     public var logLevel: Logger.Level = .info
@@ -49,9 +51,14 @@ public struct LiveRequest: Sendable {
     /// (`--backing-follows-transport`).
     public var backingFollowsTransport = false
 
-    public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
+    public init(
+        options: JACKDriver.Options, configuration: EngineConfiguration,
+        sessionSettings: SessionSettings = SessionSettings(),
+        presetName: String
+    ) {
         self.options = options
         self.configuration = configuration
+        self.sessionSettings = sessionSettings
         self.presetName = presetName
     }
 }
