@@ -3,15 +3,20 @@ import Glibc
 import VoiceControl
 import VoiceCycle
 import VoiceEngine
-import VoiceJACK
 
 /// One live session's parts and the main thread's work between signals.
+///
+/// It drives a `LiveDriver`, never a concrete one: the JACK driver today, and any other live
+/// driver the same way. `reopen` gives it a new client of the same kind when the server came back
+/// (`--wait-for-server`).
 ///
 /// - Realtime: never; main thread.
 final class LiveLoop {
     let request: LiveRequest
     /// Replaced by a new client when the server comes back (`--wait-for-server`).
-    var driver: JACKDriver
+    var driver: any LiveDriver
+    /// A new client on the same server with the same options, quietly; nil while none answers.
+    let reopen: () -> (any LiveDriver)?
     let host: CycleHost
     let recorder: LiveRecorder
     let streaming: LiveStreaming?
@@ -47,12 +52,13 @@ final class LiveLoop {
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
     /// the driver when that fails.
     init(
-        _ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder, streaming: LiveStreaming?,
-        hub: ControlHub = ControlHub()
+        _ request: LiveRequest, driver: any LiveDriver, reopen: @escaping () -> (any LiveDriver)?,
+        recorder: LiveRecorder, streaming: LiveStreaming?, hub: ControlHub = ControlHub()
     ) throws(HostError) {
         self.request = request
         self.hub = hub
         self.driver = driver
+        self.reopen = reopen
         self.recorder = recorder
         self.streaming = streaming
         out = StatusOutput(level: request.logLevel, prompt: request.control)

@@ -124,7 +124,10 @@ public enum LiveSession {
             // Stopped (SIGINT, SIGTERM) while waiting for a server: nothing was started yet.
             guard let opened = try ServerWait.openDriver(request, signals: signals) else { return }
             driver = opened
-            loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming, hub: hub)
+            let options = request.options
+            loop = try LiveLoop(
+                request, driver: driver, reopen: { ServerWait.reopen(options) }, recorder: recorder,
+                streaming: streaming, hub: hub)
             try loop.start()
         } catch {
             request.sessionManager?.answerOpen(.failure(.init(.general, error.message)))
