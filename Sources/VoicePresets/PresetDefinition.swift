@@ -1,4 +1,5 @@
 import Foundation
+import VoiceEngine
 
 /// One preset file, parsed and checked against `PresetSchema`, before its base is resolved.
 ///
@@ -25,8 +26,8 @@ struct PresetDefinition: Sendable {
     /// Sections that run an LV2 plugin (`lv2 = "URI"`), in file order.
     let plugins: [PluginSection]
 
-    /// Reads and validates the file at `path`.
-    static func read(path: String) throws(PresetError) -> PresetDefinition {
+    /// Reads and validates the file at `path`; `pluginHost` checks its LV2 units.
+    static func read(path: String, pluginHost: (any PluginHost)?) throws(PresetError) -> PresetDefinition {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw PresetError(file: path, message: "no such preset file")
@@ -47,11 +48,11 @@ struct PresetDefinition: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw PresetError(file: path, message: "is not UTF-8 text")
         }
-        return try PresetDefinition(path: path, text: text)
+        return try PresetDefinition(path: path, text: text, pluginHost: pluginHost)
     }
 
-    /// Parses and validates `text` as the contents of `path`.
-    init(path: String, text: String) throws(PresetError) {
+    /// Parses and validates `text` as the contents of `path`; `pluginHost` checks its LV2 units.
+    init(path: String, text: String, pluginHost: (any PluginHost)?) throws(PresetError) {
         self.path = path
         name = PresetDefinition.name(ofPath: path)
         let document: TOMLDocument
@@ -100,7 +101,7 @@ struct PresetDefinition: Sendable {
                             "[\(section.name)] is a built-in section; give the LV2 unit a name of its own, e.g. [\(section.name)_lv2]"
                     )
                 }
-                plugins.append(try PluginSection(section, file: path))
+                plugins.append(try PluginSection(section, file: path, pluginHost: pluginHost))
                 continue
             }
             guard builtIn else {

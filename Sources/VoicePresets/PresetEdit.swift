@@ -9,8 +9,9 @@ public enum PresetEdit {
     /// `configuration` with `key` (`section.name`, as in presets) set to `value`, checked exactly
     /// like a preset line; the error names the key and what it allows. Words that are not
     /// numbers or booleans may be given without quotes (`set monitor.source processed`).
+    /// `pluginHost` reads an LV2 unit's ranges.
     public static func setting(
-        _ key: String, _ value: String, in settings: PresetSettings
+        _ key: String, _ value: String, in settings: PresetSettings, pluginHost: (any PluginHost)?
     ) throws(PresetError) -> PresetSettings {
         let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
         let isBareKey = { (part: String) in
@@ -25,13 +26,13 @@ public enum PresetEdit {
                 message: "'\(key)' is not a key; keys are section.name as in presets, e.g. compressor.threshold_dbfs")
         }
         if let plugin = settings.engine.plugins[parts[0]] {
-            return try settingPlugin(parts[0], parts[1], value, plugin, in: settings)
+            return try settingPlugin(parts[0], parts[1], value, plugin, in: settings, pluginHost: pluginHost)
         }
         let bare = Double(value) != nil || value == "true" || value == "false" || value.hasPrefix("\"")
         let text = "[\(parts[0])]\n\(parts[1]) = \(bare ? value : "\"\(value)\"")\n"
         let definition: PresetDefinition
         do {
-            definition = try PresetDefinition(path: "set", text: text)
+            definition = try PresetDefinition(path: "set", text: text, pluginHost: pluginHost)
         } catch {
             // The message names the key and what it allows; the made-up file and line mean nothing.
             throw PresetError(file: "", key: error.key, message: error.message)
@@ -46,7 +47,7 @@ public enum PresetEdit {
     /// range, like a preset line.
     private static func settingPlugin(
         _ name: String, _ symbol: String, _ value: String, _ plugin: PluginUnitSettings,
-        in settings: PresetSettings
+        in settings: PresetSettings, pluginHost: (any PluginHost)?
     ) throws(PresetError) -> PresetSettings {
         let key = "\(name).\(symbol)"
         guard symbol != PluginSection.pluginKey, symbol != PluginSection.stateKey else {
@@ -55,7 +56,7 @@ public enum PresetEdit {
         }
         let parameters: [ParameterDescriptor]
         do {
-            parameters = try PluginSection.host(name).parameters(
+            parameters = try PluginSection.required(pluginHost, for: name).parameters(
                 of: plugin.uri, sampleRate: PluginSection.nominalSampleRate)
         } catch {
             throw PresetError(file: "", key: key, message: error.message)
@@ -90,13 +91,14 @@ public enum PresetEdit {
     }
 
     /// One line per key: `section.name = value   (allowed)`, for `show`; plugin units' controls
-    /// as set by the preset or live (others keep the plugin's own values).
-    public static func listing(_ settings: PresetSettings) -> [String] {
+    /// as set by the preset or live (others keep the plugin's own values), their ranges read
+    /// through `pluginHost`.
+    public static func listing(_ settings: PresetSettings, pluginHost: (any PluginHost)?) -> [String] {
         PresetSchema.keys.map { "\($0.fullName) = \($0.tomlValue(in: settings))   (\($0.allowed))" }
             + settings.engine.plugins.keys.sorted().flatMap { name in
                 let plugin = settings.engine.plugins[name]!
                 return ["\(name).lv2 = \(PresetRenderer.quoted(plugin.uri))   (LV2 unit)"]
-                    + PluginSection.controls(name, plugin).map { control in
+                    + PluginSection.controls(name, plugin, pluginHost: pluginHost).map { control in
                         "\(control.key) = \(controlText(control.value))   (\(control.allowed))"
                     }
             }

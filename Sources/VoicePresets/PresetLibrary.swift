@@ -12,9 +12,13 @@ import VoiceSession
 public struct PresetLibrary: Sendable {
     /// Searched in order; a later directory never overrides a name found in an earlier one.
     public let directories: [String]
+    /// What checks the LV2 units presets name (their controls' ranges, saved states); nil: a
+    /// preset with one is refused, saying this program has no LV2 hosting.
+    public let pluginHost: (any PluginHost)?
 
-    public init(directories: [String]) {
+    public init(directories: [String], pluginHost: (any PluginHost)? = nil) {
         self.directories = directories
+        self.pluginHost = pluginHost
     }
 
     /// All preset names across the directories, sorted and unique.
@@ -35,7 +39,7 @@ public struct PresetLibrary: Sendable {
         names().compactMap { name in
             guard let path = paths(named: name).first else { return nil }
             do {
-                return (name, try PresetDefinition.read(path: path).description ?? "", path)
+                return (name, try PresetDefinition.read(path: path, pluginHost: pluginHost).description ?? "", path)
             } catch {
                 return (name, "(invalid: \(error))", path)
             }
@@ -53,7 +57,7 @@ public struct PresetLibrary: Sendable {
 
     /// Validates the file at `path` and resolves it, its base found through this library.
     public func check(_ path: String) throws(PresetError) -> Preset {
-        let definition = try PresetDefinition.read(path: path)
+        let definition = try PresetDefinition.read(path: path, pluginHost: pluginHost)
         let settings = try resolve(definition, chain: [])
         if let (key, message) = settings.session.streamProblem() {
             // The line that set the key, when this file set it (else a base did: the file alone).
@@ -100,7 +104,7 @@ public struct PresetLibrary: Sendable {
                 throw PresetError(
                     file: definition.path, line: base.line, key: "base", message: "base cycle: \(names)")
             }
-            settings = try resolve(PresetDefinition.read(path: path), chain: chain)
+            settings = try resolve(PresetDefinition.read(path: path, pluginHost: pluginHost), chain: chain)
         }
         for plugin in definition.plugins { settings.engine.plugins[plugin.name] = plugin.settings }
         for setting in definition.settings {

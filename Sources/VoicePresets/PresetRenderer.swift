@@ -8,7 +8,9 @@ import VoiceEngine
 ///
 /// - Realtime: never.
 public enum PresetRenderer {
-    public static func toml(_ preset: Preset) -> String {
+    /// `preset` as TOML; its LV2 units' controls with the ranges `pluginHost` reads (nil: only
+    /// the values set).
+    public static func toml(_ preset: Preset, pluginHost: (any PluginHost)?) -> String {
         // Names and paths in comments are quoted like values: a newline in them would start a
         // line of the sender's choosing.
         var lines = ["# Preset \(quoted(preset.name)), fully resolved from \(quoted(preset.source))."]
@@ -31,7 +33,7 @@ public enum PresetRenderer {
             lines += ["", "# LV2 unit '\(name)' (runs when listed in chain.order).", "[\(name)]"]
             lines.append("\(PluginSection.pluginKey) = \(quoted(plugin.uri))")
             // Controls the preset sets, then the others as comments, each with its range.
-            let controls = PluginSection.controls(name, plugin)
+            let controls = PluginSection.controls(name, plugin, pluginHost: pluginHost)
             for control in controls.sorted(by: { ($0.value == nil ? 1 : 0) < ($1.value == nil ? 1 : 0) }) {
                 let symbol = control.key.dropFirst(name.count + 1)
                 let comment = control.allowed.isEmpty ? "" : "  # \(control.allowed)"

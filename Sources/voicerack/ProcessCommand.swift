@@ -117,10 +117,11 @@ struct Process: ParsableCommand {
     }
 
     func run() throws {
-        LV2Hosting.install(live: false)
+        let plugins = LV2Hosting.host(live: false)
         do {
-            let loaded = try PresetLibrary.standard().load(preset)
+            let loaded = try PresetLibrary.standard(pluginHost: plugins).load(preset)
             var request = OfflineRequest(micPath: mic, referencePath: ref, outputPath: out)
+            request.pluginHost = plugins
             request.blockSize = block
             request.backingPath = backing
             request.force = force

@@ -286,9 +286,9 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        LV2Hosting.install(live: true)
+        let plugins = LV2Hosting.host(live: true)
         do {
-            let loaded = try PresetLibrary.standard().load(preset)
+            let loaded = try PresetLibrary.standard(pluginHost: plugins).load(preset)
             var recording = LiveRecordingOptions()
             recording.targets = try LiveRecordingOptions.parse(record)
             // --format, else the preset's [recording] format, else each file's extension.
@@ -306,6 +306,7 @@ struct Run: ParsableCommand {
             var request = LiveRequest(
                 options: JACKDriver.Options(name: name, server: server), configuration: loaded.configuration,
                 sessionSettings: loaded.session, presetName: loaded.name)
+            request.pluginHost = plugins
             request.autoConnect = !noAutoConnect
             request.pipeWire = try? pipeWire.settings(noAutoConnect: noAutoConnect)
             request.waitForServer = waitForServer
@@ -361,7 +362,7 @@ extension Run {
     static func webPanel(at address: PanelAddress, preset: String) -> WebSurface {
         WebSurface(
             address: address, preset: preset, restartKeys: PresetEdit.restartKeys(),
-            presets: { PresetLibrary.standard().names() },
+            presets: { PresetLibrary.standard(pluginHost: nil).names() },
             presetFolder: { PresetLibrary.standardSearchPath().first?.path })
     }
 }

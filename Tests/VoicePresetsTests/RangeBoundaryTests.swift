@@ -21,8 +21,9 @@ import VoiceEngine
 
     /// True when a preset line and a `set` command both accept `text` for `key`.
     static func accepted(_ key: PresetKey, _ text: String) -> (preset: Bool, set: Bool) {
-        let preset = (try? PresetDefinition(path: "boundary.toml", text: Self.preset(key, text))) != nil
-        let set = (try? PresetEdit.setting(key.fullName, text, in: PresetSettings())) != nil
+        let preset =
+            (try? PresetDefinition(path: "boundary.toml", text: Self.preset(key, text), pluginHost: lv2Host)) != nil
+        let set = (try? PresetEdit.setting(key.fullName, text, in: PresetSettings(), pluginHost: lv2Host)) != nil
         return (preset, set)
     }
 

@@ -6,7 +6,7 @@ import VoiceEngine
 
 /// The presets in `presets/` load and say what their comments promise.
 @Suite struct ShippedPresetsTests {
-    let library = PresetLibrary(directories: [shippedPresetsDirectory()])
+    let library = PresetLibrary(directories: [shippedPresetsDirectory()], pluginHost: lv2Host)
 
     @Test func shipsTheDocumentedPresets() {
         #expect(
@@ -143,7 +143,7 @@ import VoiceEngine
 /// The karaoke preset: the canceller works against the backing track, the voice gets reverb, the
 /// singer hears the dry voice and the track, and the karaoke tap records both.
 @Suite struct KaraokePresetTests {
-    let library = PresetLibrary(directories: [shippedPresetsDirectory()])
+    let library = PresetLibrary(directories: [shippedPresetsDirectory()], pluginHost: lv2Host)
 
     @Test func karaoke() throws {
         let preset = try library.load("karaoke")

@@ -39,12 +39,12 @@ import VoiceSession
         // No URL anywhere: no stream.
         #expect(SessionSettings().stream() == nil)
         // presets show renders the section back, and it reads back the same.
-        let rendered = PresetRenderer.toml(try temporary.library.load(path))
+        let rendered = PresetRenderer.toml(try temporary.library.load(path), pluginHost: lv2Host)
         #expect(rendered.contains("[stream]"))
         let again = try temporary.write("again", rendered)
         #expect(try temporary.library.load(again).session == c)
         // A preset without a stream does not show an empty section.
-        #expect(!PresetRenderer.toml(try temporary.library.load("raw")).contains("[stream]"))
+        #expect(!PresetRenderer.toml(try temporary.library.load("raw"), pluginHost: lv2Host).contains("[stream]"))
     }
 
     @Test(

@@ -41,14 +41,15 @@ struct LiveControl {
             return set(key, value)
         case .get(let key):
             do {
-                let found = try PresetEdit.liveKey(key, in: running)
+                let found = try PresetEdit.liveKey(key, in: running, pluginHost: host.pluginHost)
                 return LiveReply(lines: ["\(found.key) = \(found.value)   (\(found.allowed))"], keys: [found])
             } catch {
                 return .failure("get: \(error.message)")
             }
         case .show:
             let settings = running
-            return LiveReply(lines: PresetEdit.listing(settings), keys: PresetEdit.liveKeys(settings))
+            return LiveReply(
+                lines: PresetEdit.listing(settings, pluginHost: host.pluginHost), keys: PresetEdit.liveKeys(settings))
         case .unmuteMonitor:
             host.rearmFeedbackGuard()
             return LiveReply(lines: ["monitor unmuted; the feedback guard watches again"])
@@ -79,7 +80,7 @@ struct LiveControl {
         let before = running
         let wanted: PresetSettings
         do {
-            wanted = try PresetEdit.setting(key, value, in: before)
+            wanted = try PresetEdit.setting(key, value, in: before, pluginHost: host.pluginHost)
         } catch {
             return .failure("set: \(error.message)")
         }
@@ -115,7 +116,7 @@ struct LiveControl {
             name: name, description: "Saved by voicerack from \(preset) with its live changes.", source: preset,
             base: nil, settings: PresetSettings(engine: host.configurationToSave, session: session))
         do {
-            try PresetFileWriter.write(PresetRenderer.toml(preset), to: path)
+            try PresetFileWriter.write(PresetRenderer.toml(preset, pluginHost: host.pluginHost), to: path)
         } catch {
             return .failure("save: \(error.message)")
         }
@@ -131,7 +132,7 @@ struct LiveControl {
         let what = saying.hasPrefix("SIGHUP") ? "SIGHUP" : "load"
         let loaded: Preset
         do {
-            loaded = try PresetLibrary.standard().load(name)
+            loaded = try PresetLibrary.standard(pluginHost: host.pluginHost).load(name)
         } catch {
             return .failure("\(what): \(remote ? error.withoutContents : error.description); keeping the running setup")
         }

@@ -65,7 +65,8 @@ final class LiveLoop {
         do {
             host = try CycleHost(
                 configuration: request.configuration, sampleRate: driver.sampleRate, blockSize: driver.blockSize,
-                karaokeDB: (request.sessionSettings.karaokeVoiceDB, request.sessionSettings.karaokeBackingDB))
+                karaokeDB: (request.sessionSettings.karaokeVoiceDB, request.sessionSettings.karaokeBackingDB),
+                pluginHost: request.pluginHost)
             backing = try request.backingPath.map { (path) throws(HostError) in
                 try BackingTrack(
                     path: path, sampleRate: driver.sampleRate, levelDB: request.sessionSettings.backingLevelDB,

@@ -25,6 +25,9 @@ public struct LiveRequest: Sendable {
     public var control = false
     /// A backing track to play on speaker_out_L/R (level and loop from `sessionSettings`).
     public var backingPath: String?
+    /// What makes the chain's LV2 units and checks the presets a reload or a session loads (nil:
+    /// a preset with one is refused).
+    public var pluginHost: (any PluginHost)?
     /// The least severe log lines printed (`--log-level`).
     public var logLevel: Logger.Level = .info
     /// Stream a tap to Icecast from the start (`--stream`), and which tap.

@@ -29,6 +29,8 @@ public struct OfflineRequest: Sendable {
     public var streamTap: Tap = .voice
     /// How the stream buffers and retries (tests shorten the times).
     public var streamOptions = StreamOptions()
+    /// What makes the chain's LV2 units (nil: a preset with one is refused).
+    public var pluginHost: (any PluginHost)?
 
     public init(micPath: String, referencePath: String?, outputPath: String) {
         self.micPath = micPath
@@ -99,7 +101,7 @@ public enum OfflineProcessor {
             host = try CycleHost(
                 configuration: configuration, sampleRate: sources.sampleRate, blockSize: request.blockSize,
                 referenceChannels: referenceChannels,
-                karaokeDB: (session.karaokeVoiceDB, session.karaokeBackingDB))
+                karaokeDB: (session.karaokeVoiceDB, session.karaokeBackingDB), pluginHost: request.pluginHost)
         } catch .plugin(let error) {
             throw HostError(.data, error.message)
         } catch {
