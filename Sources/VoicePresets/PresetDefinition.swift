@@ -105,11 +105,11 @@ struct PresetDefinition: Sendable {
                 continue
             }
             guard builtIn else {
-                throw Self.unknownSection(section, file: path)
+                throw Self.unknownSection(section.name, line: section.line, file: path)
             }
             for entry in section.entries {
                 guard let key = PresetSchema.key(section: section.name, name: entry.key) else {
-                    throw Self.unknownKey(entry, section: section.name, file: path)
+                    throw Self.unknownKey(entry.key, section: section.name, line: entry.line, file: path)
                 }
                 settings.append(Setting(key: key, value: try key.validate(entry.value, file: path), line: entry.line))
             }
@@ -124,30 +124,30 @@ struct PresetDefinition: Sendable {
         return file.hasSuffix(".toml") ? String(file.dropLast(5)) : file
     }
 
-    private static func unknownSection(_ section: TOMLSection, file: String) -> PresetError {
+    /// Section `name` is none of the schema's, with the closest one or the list.
+    static func unknownSection(_ name: String, line: Int?, file: String) -> PresetError {
         let names = PresetSchema.sections.map(\.name)
         let hint =
-            Suggestion.closest(to: section.name, in: names).map { " (did you mean [\($0)]?)" }
+            Suggestion.closest(to: name, in: names).map { " (did you mean [\($0)]?)" }
             ?? "; allowed: " + names.map { "[\($0)]" }.joined(separator: ", ")
-        return PresetError(
-            file: file, line: section.line, key: section.name, message: "unknown section [\(section.name)]\(hint)")
+        return PresetError(file: file, line: line, key: name, message: "unknown section [\(name)]\(hint)")
     }
 
-    private static func unknownKey(_ entry: TOMLEntry, section: String, file: String) -> PresetError {
-        if section == "stream" && entry.key == "password" {
+    /// `key` is no key of the schema's `section`, with the closest one or the list.
+    static func unknownKey(_ key: String, section: String, line: Int?, file: String) -> PresetError {
+        if section == "stream" && key == "password" {
             return PresetError(
-                file: file, line: entry.line, key: "stream.password",
+                file: file, line: line, key: "stream.password",
                 message:
                     "a preset never holds the password (presets are shared and printed); set stream.password_env (an environment variable) or stream.password_file (a private file) instead"
             )
         }
         let names = PresetSchema.keys(in: section).map(\.name)
         let hint =
-            Suggestion.closest(to: entry.key, in: names).map { " (did you mean '\($0)'?)" }
+            Suggestion.closest(to: key, in: names).map { " (did you mean '\($0)'?)" }
             ?? "; allowed in [\(section)]: " + names.joined(separator: ", ")
         return PresetError(
-            file: file, line: entry.line, key: "\(section).\(entry.key)",
-            message: "unknown key '\(section).\(entry.key)'\(hint)")
+            file: file, line: line, key: "\(section).\(key)", message: "unknown key '\(section).\(key)'\(hint)")
     }
 
     /// Unknown top-level key; a section key written above every header gets pointed to its section.

@@ -1,3 +1,4 @@
+import VoiceControl
 import VoiceEngine
 import VoiceUnits
 
@@ -6,12 +7,15 @@ import VoiceUnits
 ///
 /// - Realtime: never.
 public enum PresetEdit {
-    /// `configuration` with `key` (`section.name`, as in presets) set to `value`, checked exactly
-    /// like a preset line; the error names the key and what it allows. Words that are not
-    /// numbers or booleans may be given without quotes (`set monitor.source processed`).
-    /// `pluginHost` reads an LV2 unit's ranges.
+    /// `settings` with `key` (`section.name`, as in presets) set to `value`, checked exactly
+    /// like a preset line (the key's own checks, the same messages); the error names the key and
+    /// what it allows. Words that are not numbers or booleans may be given without quotes
+    /// (`set monitor.source processed`). `pluginHost` reads an LV2 unit's ranges.
+    ///
+    /// The key is looked up once and the value checked by its type: no preset text is written
+    /// and read back.
     public static func setting(
-        _ key: String, _ value: String, in settings: PresetSettings, pluginHost: (any PluginHost)?
+        _ key: String, _ value: LiveValue, in settings: PresetSettings, pluginHost: (any PluginHost)?
     ) throws(PresetError) -> PresetSettings {
         let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
         let isBareKey = { (part: String) in
@@ -28,25 +32,46 @@ public enum PresetEdit {
         if let plugin = settings.engine.plugins[parts[0]] {
             return try settingPlugin(parts[0], parts[1], value, plugin, in: settings, pluginHost: pluginHost)
         }
-        let bare = Double(value) != nil || value == "true" || value == "false" || value.hasPrefix("\"")
-        let text = "[\(parts[0])]\n\(parts[1]) = \(bare ? value : "\"\(value)\"")\n"
-        let definition: PresetDefinition
+        let typed: TOMLValue
         do {
-            definition = try PresetDefinition(path: "set", text: text, pluginHost: pluginHost)
+            typed = try scalar(value, section: parts[0], name: parts[1])
         } catch {
-            // The message names the key and what it allows; the made-up file and line mean nothing.
             throw PresetError(file: "", key: error.key, message: error.message)
         }
+        guard PresetSchema.sections.contains(where: { $0.name == parts[0] }) else {
+            throw PresetDefinition.unknownSection(parts[0], line: nil, file: "")
+        }
+        guard let schemaKey = PresetSchema.key(section: parts[0], name: parts[1]) else {
+            throw PresetDefinition.unknownKey(parts[1], section: parts[0], line: nil, file: "")
+        }
         var changed = settings
-        for s in definition.settings { s.key.apply(s.value, to: &changed) }
+        schemaKey.apply(try schemaKey.validate(typed, file: ""), to: &changed)
         try PresetLibrary.checkChain(changed.engine, file: "", line: nil)
         return changed
+    }
+
+    /// `value` as the typed scalar the same text on a preset line would be: a typed number or
+    /// switch as it is, a word read by the preset grammar (quotes added to a word that is
+    /// neither a number nor a switch, so `processed` needs none).
+    private static func scalar(
+        _ value: LiveValue, section: String, name: String
+    ) throws(TOMLSyntaxError) -> TOMLValue {
+        switch value {
+        case .number(let v):
+            let kind: TOMLValue.Kind = v == v.rounded() && abs(v) < 1e15 ? .integer(Int(v)) : .float(v)
+            return TOMLValue(kind: kind, text: value.description, line: 0)
+        case .boolean(let b):
+            return TOMLValue(kind: .boolean(b), text: value.description, line: 0)
+        case .word(let w):
+            let bare = Double(w) != nil || w == "true" || w == "false" || w.hasPrefix("\"")
+            return try TOMLValue(parsing: bare ? w : "\"\(w)\"", section: section, name: name)
+        }
     }
 
     /// `set NAME.SYMBOL VALUE` for plugin unit `name`: the value checked against the plugin's own
     /// range, like a preset line.
     private static func settingPlugin(
-        _ name: String, _ symbol: String, _ value: String, _ plugin: PluginUnitSettings,
+        _ name: String, _ symbol: String, _ value: LiveValue, _ plugin: PluginUnitSettings,
         in settings: PresetSettings, pluginHost: (any PluginHost)?
     ) throws(PresetError) -> PresetSettings {
         let key = "\(name).\(symbol)"
@@ -61,10 +86,15 @@ public enum PresetEdit {
         } catch {
             throw PresetError(file: "", key: key, message: error.message)
         }
-        let parsed: TOMLValue.Kind =
-            Double(value).map { .float($0) }
-            ?? (value == "true" || value == "false" ? .boolean(value == "true") : .string(value))
-        let entry = TOMLEntry(key: symbol, line: 0, value: TOMLValue(kind: parsed, text: value, line: 0))
+        let parsed: TOMLValue.Kind
+        switch value {
+        case .number(let v): parsed = .float(v)
+        case .boolean(let b): parsed = .boolean(b)
+        case .word(let w):
+            parsed = Double(w).map { .float($0) } ?? (w == "true" || w == "false" ? .boolean(w == "true") : .string(w))
+        }
+        let entry = TOMLEntry(
+            key: symbol, line: 0, value: TOMLValue(kind: parsed, text: value.description, line: 0))
         var changed = settings
         changed.engine.plugins[name]?.values[symbol] = try PluginSection.value(
             entry, parameters: parameters, plugin: plugin.uri, unit: name,

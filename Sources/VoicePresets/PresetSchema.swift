@@ -221,10 +221,11 @@ enum PresetSchema {
             "Gain applied to voice_out after all processing."),
     ]
 
+    /// Every key by its full name (`compressor.threshold_dbfs`), for commands.
+    static let keysByFullName = Dictionary(uniqueKeysWithValues: keys.map { ($0.fullName, $0) })
+
     /// The key `name` of `section`, if the schema has one.
-    static func key(section: String, name: String) -> PresetKey? {
-        keys.first { $0.section == section && $0.name == name }
-    }
+    static func key(section: String, name: String) -> PresetKey? { keysByFullName["\(section).\(name)"] }
 
     static func keys(in section: String) -> [PresetKey] { keys.filter { $0.section == section } }
 }

@@ -76,7 +76,7 @@ struct LiveControl {
     }
 
     /// `set KEY VALUE`.
-    private mutating func set(_ key: String, _ value: String) -> LiveReply {
+    private mutating func set(_ key: String, _ value: LiveValue) -> LiveReply {
         let before = running
         let wanted: PresetSettings
         do {
