@@ -64,10 +64,8 @@ extension EngineConfiguration {
             reached.effectValues[kind.index] = new.effectValues[kind.index]
             // Units outside the chain have no parameters in the engine: only remembered.
             guard effectOrder.contains(kind) else { continue }
-            for (i, descriptor) in kind.parameters.enumerated()
-            where new.effectValues[kind.index][i] != effectValues[kind.index][i] {
-                messages.append(
-                    ControlMessage(ControlNames.effect(kind, descriptor.id), new.effectValues[kind.index][i]))
+            for i in kind.parameters.indices where new.effectValues[kind.index][i] != effectValues[kind.index][i] {
+                messages.append(ControlMessage(ControlNames.effectIDs[kind.index][i], new.effectValues[kind.index][i]))
             }
         }
         messages += pluginMessages(to: new, reached: &reached)
