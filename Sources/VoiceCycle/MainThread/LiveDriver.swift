@@ -67,8 +67,6 @@ public struct PortConnection: Sendable, Equatable {
     public let outgoing: Bool
 
     public init(port: String, peer: String, outgoing: Bool) {
-        self.port = port
-        self.peer = peer
-        self.outgoing = outgoing
+        (self.port, self.peer, self.outgoing) = (port, peer, outgoing)
     }
 }
