@@ -86,9 +86,12 @@ let package = Package(
         .target(
             name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"],
             swiftSettings: processThreadSettings),
+        // What a session is set to around the engine (JACK, recording, backing, stream) and the
+        // stream settings' checks, which need no codec (pure Swift).
+        .target(name: "VoiceSession"),
         .target(
             name: "VoicePresets",
-            dependencies: ["VoiceEngine", "VoiceUnits", "VoiceFiles", "VoiceStream", "VoiceControl"]),
+            dependencies: ["VoiceEngine", "VoiceUnits", "VoiceFiles", "VoiceSession", "VoiceControl"]),
         .target(name: "VoiceRecorder", dependencies: ["VoiceRT", "VoiceFiles"], swiftSettings: processThreadSettings),
         // The one render cycle every driver runs (ProcessThread/), its owner on the control side
         // (CycleHost) and the driver protocol.
@@ -100,7 +103,7 @@ let package = Package(
         .target(
             name: "VoiceJACK", dependencies: ["CJack", "CJackShim", "VoiceCycle"], swiftSettings: processThreadSettings),
         // The only importer of CShout, COpusEnc and CLame: Icecast streaming fed like a recording.
-        .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder"]),
+        .target(name: "VoiceStream", dependencies: ["CShout", "COpusEnc", "CLame", "VoiceRecorder", "VoiceSession"]),
         // The only importer of liblo: the OSC control surface (`run --osc`) and the NSM client.
         .target(name: "VoiceOSC", dependencies: ["CLo", "VoiceControl"]),
         // The browser control panel (`run --web`): a control surface (VoiceControl) with its server,
@@ -111,7 +114,7 @@ let package = Package(
             name: "VoiceHost",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
-                "VoiceStream", "VoiceControl",
+                "VoiceStream", "VoiceControl", "VoiceSession",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -120,7 +123,7 @@ let package = Package(
             name: "voicerack",
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
-                "VoiceStream", "VoiceWeb", "VoiceOSC", "VoiceControl",
+                "VoiceStream", "VoiceWeb", "VoiceOSC", "VoiceControl", "VoiceSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -148,16 +151,18 @@ let package = Package(
             name: "VoiceEngineTests",
             dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(
-            name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceLV2", "VoiceTestSupport"]),
+            name: "VoicePresetsTests",
+            dependencies: ["VoicePresets", "VoiceEngine", "VoiceLV2", "VoiceSession", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceCycleTests", dependencies: ["VoiceCycle", "VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(name: "VoiceRecorderTests", dependencies: ["VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         // Streams to a real icecast2 started by the tests; skips when icecast2 is absent.
         .testTarget(
-            name: "VoiceStreamTests", dependencies: ["VoiceStream", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
+            name: "VoiceStreamTests",
+            dependencies: ["VoiceStream", "VoiceSession", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceHostTests",
-            dependencies: ["VoiceHost", "VoiceEngine", "VoiceFiles", "VoiceTestSupport"]),
+            dependencies: ["VoiceHost", "VoiceEngine", "VoiceSession", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
         // The web panel's server against a bare client: token, Host, Origin, message limits. The

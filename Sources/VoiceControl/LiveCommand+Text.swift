@@ -33,7 +33,7 @@ extension LiveCommand {
         func usage(_ text: String) -> Result<LiveCommand, ParseFailure> { .failure(ParseFailure("usage: " + text)) }
         switch (command, rest.count) {
         case ("set", 2...):
-            return .success(.set(key: rest[0], value: rest.dropFirst().joined(separator: " ")))
+            return .success(.set(key: rest[0], value: .word(rest.dropFirst().joined(separator: " "))))
         case ("set", _):
             return usage("set KEY VALUE (e.g. set monitor.master_db -6)")
         case ("get", 1):

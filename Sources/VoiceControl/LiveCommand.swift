@@ -7,9 +7,10 @@
 ///
 /// - Realtime: never; any thread may build one.
 public enum LiveCommand: Sendable, Equatable {
-    /// Sets a preset key (`section.name`, as in presets) to `value`, written as in a preset
-    /// (`-18`, `true`, `processed`); the change glides in.
-    case set(key: String, value: String)
+    /// Sets a preset key (`section.name`, as in presets) to `value`: a number or switch as a
+    /// typed surface sent it, or a word as in a preset (`-18`, `true`, `processed`); the change
+    /// glides in.
+    case set(key: String, value: LiveValue)
     /// One key's running value and what it allows.
     case get(key: String)
     /// Every key's running value and what it allows.

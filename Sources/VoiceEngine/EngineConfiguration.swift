@@ -1,7 +1,10 @@
-/// Everything a preset decides about the voice engine, resolved to plain values.
+/// Everything a preset decides about what the voice engine renders, resolved to plain values.
 ///
 /// Presets (`VoicePresets`) build this from TOML; defaults here are the `raw`-neutral values
-/// except where noted. Units are in the property names.
+/// except where noted. Units are in the property names. What the session around the engine does
+/// (JACK connections, recording, backing track, stream) is `VoiceSession.SessionSettings`.
+///
+/// - Realtime: never; any thread (a plain value, read when an engine is built).
 public struct EngineConfiguration: Sendable, Equatable {
     /// How the echo canceller hears a stereo far end.
     public enum ReferenceMode: String, Sendable, CaseIterable {
@@ -127,55 +130,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var duckingAttackMilliseconds: Float = 50
     public var duckingReleaseMilliseconds: Float = 500
 
-    // Recording (read by the host, not the engine)
-    /// Format of `voicerack run`'s recordings, `CONTAINER[:ENCODING]`; empty = from each file's
-    /// extension. `--format` overrides it.
-    public var recordingFormat = ""
-
-    /// Level of the voice in the karaoke tap (processed voice + backing, stereo).
-    public var karaokeVoiceDB: Float = 0
-    /// Level of the backing in the karaoke tap, relative to how it plays on the speakers.
-    public var karaokeBackingDB: Float = 0
-
-    // Backing track (read by the host, which plays it into speaker_out and the reference)
-    /// The track to play; empty = none unless `--backing` names one. Presets give it relative
-    /// to the preset file; resolved to a usable path when the preset is loaded.
-    public var backingFile = ""
-    /// Level of the backing track on speaker_out (dB).
-    public var backingLevelDB: Float = 0
-    /// Start the track again when it ends.
-    public var backingLoop = false
-
-    // Icecast stream (read by the host; `[stream]` in presets, overridden by --stream flags).
-    // Strings are empty when unset; numbers 0 when the format's default applies.
-    /// `icecast://USER@HOST:PORT/MOUNT`, never with a password; empty = no stream from the preset.
-    public var streamURL = ""
-    /// The tap streamed: voice, mic, reference, monitor or karaoke.
-    public var streamTap = "voice"
-    /// opus or mp3; empty = from the mount's extension.
-    public var streamFormat = ""
-    /// kb/s; 0 = the format's default (opus 64, mp3 128).
-    public var streamBitrateKbps: Float = 0
-    /// 1 or 2 channels on air.
-    public var streamChannels: Float = 1
-    public var streamName = ""
-    public var streamDescription = ""
-    public var streamGenre = ""
-    /// Environment variable holding the source password.
-    public var streamPasswordEnv = ""
-    /// File whose first line is the source password; resolved relative to the preset file.
-    public var streamPasswordFile = ""
-    /// Start streaming when `run` starts; false: only on `stream start` or the stream signal.
-    public var streamAutostart = true
-
     // Output
     public var outputGainDB: Float = 0
-
-    // JACK connections (read by the host when it starts)
-    /// Connect mic_in and speaker_out_L/R to the physical ports at start (never adding a second
-    /// source to a port a patchbay already connected). False leaves all patching to the user for
-    /// good, as `--no-auto-connect` does for one run.
-    public var autoConnect = true
 
     public init() {}
 

@@ -7,7 +7,7 @@ import VoiceRT
 /// residual echo gate (with echo cancellation; without it,
 /// only remembered), every parameter of the effect units (those in the chain get messages; the
 /// others are only remembered), the monitor's levels and pan, the ducking depth, the feedback
-/// guard switch, and the backing track's level (set on the track by the host, not by a message).
+/// guard switch. (The backing track's level is the session's, set on the track by the host.)
 /// Everything else (chain order, frame, canceller tail, delay handling, other speexdsp settings,
 /// the high-pass, monitor on/off and source, ducking times) shapes what the engine allocates or
 /// its latency, and needs a new engine: a restart.
@@ -64,10 +64,8 @@ extension EngineConfiguration {
             reached.effectValues[kind.index] = new.effectValues[kind.index]
             // Units outside the chain have no parameters in the engine: only remembered.
             guard effectOrder.contains(kind) else { continue }
-            for (i, descriptor) in kind.parameters.enumerated()
-            where new.effectValues[kind.index][i] != effectValues[kind.index][i] {
-                messages.append(
-                    ControlMessage(ControlNames.effect(kind, descriptor.id), new.effectValues[kind.index][i]))
+            for i in kind.parameters.indices where new.effectValues[kind.index][i] != effectValues[kind.index][i] {
+                messages.append(ControlMessage(ControlNames.effectIDs[kind.index][i], new.effectValues[kind.index][i]))
             }
         }
         messages += pluginMessages(to: new, reached: &reached)
@@ -76,9 +74,6 @@ extension EngineConfiguration {
             reached.duckingDepthDB = new.duckingDepthDB
             messages.append(ControlMessage(ControlNames.duckingDepth, Decibels.amplitude(new.duckingDepthDB)))
         }
-        // The backing track plays outside the engine (the cycle's own source): the host sets its
-        // level on the track (`BackingTrack.setLevel`), which glides too.
-        reached.backingLevelDB = new.backingLevelDB
         if monitorFeedbackGuard != new.monitorFeedbackGuard {
             reached.monitorFeedbackGuard = new.monitorFeedbackGuard
             messages.append(ControlMessage(ControlNames.feedbackGuard, new.monitorFeedbackGuard ? 1 : 0))

@@ -30,7 +30,8 @@ public struct PluginError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// What the engine and the presets need from a plugin host (VoiceLV2's `LV2PluginHost`): the
-/// engine imports no plugin library, so the program installs a host (`PluginHosting.install`).
+/// engine imports no plugin library, so the program makes a host and passes it in (to the
+/// engine, `CycleHost` and `PresetLibrary`); without one, a plugin unit is refused by name.
 ///
 /// - Realtime: never. Called on the main thread, or a driver's notification thread when an
 ///   engine is rebuilt for a new block size.
@@ -53,45 +54,4 @@ public protocol PluginHost: Sendable {
 extension PluginHost {
     /// Hosts without saved states (test doubles) take any.
     public func checkState(_ state: String) throws(PluginError) {}
-}
-
-/// The program's plugin host, installed once at start (live runs with worker threads, `process`
-/// with synchronous workers).
-///
-/// - Realtime: never.
-public enum PluginHosting {
-    private static let installed = Mutex<(any PluginHost)?>(nil)
-
-    /// Makes `host` the one engines and presets use from now on (nil: none).
-    public static func install(_ host: (any PluginHost)?) { installed.withLock { $0 = host } }
-
-    /// A host set for one task and its children by `withHost`; it outranks the installed one.
-    @TaskLocal private static var scoped: Scoped?
-
-    /// A host chosen for a scope, nil meaning "no host" there (not "use the installed one").
-    private struct Scoped: Sendable { let host: (any PluginHost)? }
-
-    /// The host of the current task's `withHost` scope, else the installed host, if any.
-    public static var host: (any PluginHost)? {
-        if let scoped { return scoped.host }
-        return installed.withLock { $0 }
-    }
-
-    /// Runs `body` with `host` (nil: none) as the host of this task and its child tasks only.
-    ///
-    /// Tests use it: the installed host is one per process, and tests of several suites run in
-    /// parallel in one process, so installing a fake host would swap the LV2 host out from under
-    /// another suite's engine.
-    @discardableResult
-    public static func withHost<R>(_ host: (any PluginHost)?, _ body: () throws -> R) rethrows -> R {
-        try $scoped.withValue(Scoped(host: host), operation: body)
-    }
-
-    /// The installed host, or an error saying plugins are unavailable in this program.
-    static func required(for name: String) throws(PluginError) -> any PluginHost {
-        guard let host else {
-            throw PluginError("plugin unit '\(name)' needs LV2 hosting, which this program does not provide")
-        }
-        return host
-    }
 }

@@ -63,11 +63,15 @@ public final class VoiceEngine {
     public let notes: [String]
     /// Each plugin unit's state saver, by unit name (`PreparedPlugin.savedState`).
     private let pluginStateSavers: [String: @Sendable () -> String]
+    /// What makes the chain's plugin units (nil: none; a preset with one is refused).
+    public let pluginHost: (any PluginHost)?
 
     /// Builds an engine for `blockSize`-sample blocks at `sampleRate` Hz with a far end of
-    /// `referenceChannels` channels (1 or 2). - Realtime: never (allocates).
+    /// `referenceChannels` channels (1 or 2), its plugin units made by `pluginHost`.
+    /// - Realtime: never (allocates).
     public init(
-        configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int = 1
+        configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int = 1,
+        pluginHost: (any PluginHost)? = nil
     ) throws(EngineError) {
         guard Self.sampleRates.contains(sampleRate) else { throw .unsupportedSampleRate(sampleRate) }
         guard Self.blockSizes.contains(blockSize) else { throw .unsupportedBlockSize(blockSize) }
@@ -76,6 +80,7 @@ public final class VoiceEngine {
         }
         self.configuration = configuration
         self.sampleRate = sampleRate
+        self.pluginHost = pluginHost
         let usesSpeex = configuration.echoCancellation || configuration.preprocess
         // Without speexdsp there is nothing to re-frame: frame = block, no added latency.
         plan =
@@ -92,7 +97,8 @@ public final class VoiceEngine {
         // Both preprocessors deliver a frame one frame late.
         processingLatency = configuration.preprocess ? plan.frameSize : 0
         let plugins = try Self.makePlugins(
-            configuration, spec: ProcessSpec(sampleRate: Double(sampleRate), maximumBlockSize: blockSize))
+            configuration, host: pluginHost,
+            spec: ProcessSpec(sampleRate: Double(sampleRate), maximumBlockSize: blockSize))
         if let clash = ControlTable.clash(chain: configuration.chain, plugins: plugins) {
             plugins.values.forEach { $0.unit.release() }
             throw .plugin(PluginError(clash))
@@ -117,10 +123,10 @@ public final class VoiceEngine {
         controls.deallocate()
     }
 
-    /// Makes the chain's plugin units through the installed `PluginHost`, here, off the process
-    /// thread; if one fails, the ones already made are released.
+    /// Makes the chain's plugin units through `host`, here, off the process thread; if one
+    /// fails, the ones already made are released.
     private static func makePlugins(
-        _ c: EngineConfiguration, spec: ProcessSpec
+        _ c: EngineConfiguration, host: (any PluginHost)?, spec: ProcessSpec
     ) throws(EngineError) -> [String: PreparedPlugin] {
         var made: [String: PreparedPlugin] = [:]
         do throws(PluginError) {
@@ -129,7 +135,10 @@ public final class VoiceEngine {
                     throw PluginError(
                         "chain.order names '\(name)', but no [\(name)] section with lv2 = \"URI\" defines it")
                 }
-                made[name] = try PluginHosting.required(for: name).makeUnit(settings, spec: spec)
+                guard let host else {
+                    throw PluginError("plugin unit '\(name)' needs LV2 hosting, which this program does not provide")
+                }
+                made[name] = try host.makeUnit(settings, spec: spec)
             }
         } catch {
             made.values.forEach { $0.unit.release() }

@@ -1,5 +1,5 @@
 import Foundation
-import VoiceJACK
+import VoiceCycle
 import VoiceRecorder
 
 /// Lines about recordings and callback timing for the live client's log and exit summary.

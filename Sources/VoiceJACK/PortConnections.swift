@@ -1,16 +1,6 @@
 import CJack
 import Glibc
-
-/// One connection of one of voicerack's ports, by port names: the own port by its short name
-/// (`mic_in`), so it still names the right port when a new client gets another name.
-public struct PortConnection: Sendable, Equatable {
-    /// voicerack's port, e.g. `mic_in`.
-    public let port: String
-    /// The other end's full name, e.g. `system:capture_1`.
-    public let peer: String
-    /// True when voicerack's port is the output (the source of the connection).
-    public let outgoing: Bool
-}
+import VoiceCycle
 
 /// The connections of a driver's ports, read before its server goes away and made again after
 /// it came back (`--wait-for-server`): a concern of its own beside the driver.

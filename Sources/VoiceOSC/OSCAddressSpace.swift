@@ -56,7 +56,7 @@ public enum OSCAddressSpace {
         }
         switch message.path {
         case prefix + "/set":
-            guard a.count == 2, case .string(let key) = a[0], let value = a[1].text else {
+            guard a.count == 2, case .string(let key) = a[0], let value = a[1].liveValue else {
                 return .failure("\(message.path) takes a key (s) and a value (f, i, d, s, T or F); got ,\(tags)")
             }
             return .command(.set(key: key, value: value))
@@ -76,10 +76,10 @@ public enum OSCAddressSpace {
             }
             return .command(.savePreset(path))
         case prefix + "/backing/level":
-            guard a.count == 1, a[0].number != nil, let text = a[0].text else {
+            guard a.count == 1, let level = a[0].number else {
                 return .failure("\(message.path) takes a level in dB (f or i); got ,\(tags)")
             }
-            return .command(.set(key: "backing.level_db", value: text))
+            return .command(.set(key: "backing.level_db", value: .number(level)))
         case prefix + "/voice/mute":
             switch a.count == 1 ? a[0] : .nil {
             case .true, .int(1), .float(1): return .command(.muteVoice(true))

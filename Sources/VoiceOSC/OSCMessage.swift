@@ -1,5 +1,6 @@
 import CLo
 import Foundation
+import VoiceControl
 
 /// One OSC message as plain Swift values, encoded and decoded by liblo.
 ///
@@ -146,6 +147,18 @@ public enum OSCValue: Sendable, Equatable {
         case .string(let v): v
         case .true: "true"
         case .false: "false"
+        case .nil, .unsupported: nil
+        }
+    }
+
+    /// The value as a `set` takes it: numbers and switches as they were typed, strings as words;
+    /// nil for a value that has none (nil, blobs).
+    public var liveValue: LiveValue? {
+        switch self {
+        case .int, .float, .double: number.map(LiveValue.number)
+        case .string(let v): .word(v)
+        case .true: .boolean(true)
+        case .false: .boolean(false)
         case .nil, .unsupported: nil
         }
     }

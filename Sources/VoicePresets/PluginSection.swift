@@ -15,7 +15,8 @@ import VoiceUnits
 /// ```
 ///
 /// Values are checked against the plugin's own ranges (at 48 kHz for ports whose range scales
-/// with the rate) through the installed `PluginHost`, so errors name the file, line and key.
+/// with the rate) through the `PluginHost` the library was given, so errors name the file, line
+/// and key.
 ///
 /// - Realtime: never.
 struct PluginSection: Sendable {
@@ -38,8 +39,9 @@ struct PluginSection: Sendable {
         section.entries.contains { $0.key == pluginKey }
     }
 
-    /// Reads and validates `section`. - Throws: `PresetError` at the line of the key at fault.
-    init(_ section: TOMLSection, file: String) throws(PresetError) {
+    /// Reads and validates `section` through `pluginHost`. - Throws: `PresetError` at the line of
+    /// the key at fault.
+    init(_ section: TOMLSection, file: String, pluginHost: (any PluginHost)?) throws(PresetError) {
         name = section.name
         line = section.line
         func failure(_ entry: TOMLEntry, _ message: String) -> PresetError {
@@ -51,7 +53,8 @@ struct PluginSection: Sendable {
         }
         let parameters: [ParameterDescriptor]
         do {
-            parameters = try Self.host(section.name).parameters(of: uri, sampleRate: Self.nominalSampleRate)
+            parameters = try Self.required(pluginHost, for: section.name).parameters(
+                of: uri, sampleRate: Self.nominalSampleRate)
         } catch {
             throw failure(uriEntry, error.message)
         }
@@ -61,7 +64,7 @@ struct PluginSection: Sendable {
                 guard case .string(let text) = entry.value.kind else {
                     throw failure(entry, "\(section.name).state must be a string (the plugin's saved state)")
                 }
-                do { try Self.host(section.name).checkState(text) } catch {
+                do { try Self.required(pluginHost, for: section.name).checkState(text) } catch {
                     throw failure(entry, "\(section.name).state is not a state LV2 can restore: \(error.message)")
                 }
                 settings.state = text
@@ -73,9 +76,9 @@ struct PluginSection: Sendable {
         self.settings = settings
     }
 
-    /// The installed host, or the error a program without LV2 hosting gives.
-    static func host(_ unit: String) throws(PluginError) -> any PluginHost {
-        guard let host = PluginHosting.host else {
+    /// `host`, or the error a program without LV2 hosting gives.
+    static func required(_ host: (any PluginHost)?, for unit: String) throws(PluginError) -> any PluginHost {
+        guard let host else {
             throw PluginError("plugin unit '\(unit)': LV2 hosting is not available in this program")
         }
         return host
@@ -111,12 +114,12 @@ struct PluginSection: Sendable {
 
     /// One line per control of plugin unit `name`, for `show` and `presets show`: the key, its
     /// value when the preset or a live `set` gave one (nil: the saved state's or the plugin's
-    /// default), and what the port allows. Without a host (or an unknown plugin) only the values
-    /// given are listed.
+    /// default), and what the port allows, as `pluginHost` reads the plugin. Without a host (or
+    /// an unknown plugin) only the values given are listed.
     static func controls(
-        _ name: String, _ settings: PluginUnitSettings
+        _ name: String, _ settings: PluginUnitSettings, pluginHost: (any PluginHost)?
     ) -> [(key: String, value: Float?, allowed: String)] {
-        guard let parameters = try? host(name).parameters(of: settings.uri, sampleRate: nominalSampleRate) else {
+        guard let parameters = try? pluginHost?.parameters(of: settings.uri, sampleRate: nominalSampleRate) else {
             return settings.values.sorted { $0.key < $1.key }.map { ("\(name).\($0.key)", $0.value, "") }
         }
         return parameters.map { p in

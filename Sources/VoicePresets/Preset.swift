@@ -1,8 +1,9 @@
 import VoiceEngine
+import VoiceSession
 
-/// A preset resolved to the engine configuration it stands for.
+/// A preset resolved to the engine configuration and the session settings it stands for.
 ///
-/// Built by `PresetLibrary`: `EngineConfiguration()` defaults, then the base chain (outermost base
+/// Built by `PresetLibrary`: `PresetSettings()` defaults, then the base chain (outermost base
 /// first), then the preset's own keys.
 ///
 /// - Realtime: never (built while loading; only `configuration` reaches the engine).
@@ -16,14 +17,18 @@ public struct Preset: Sendable {
     public let source: String
     /// The `base` key as written (the name of the preset this one extends), if any.
     public let base: String?
-    /// The fully resolved configuration.
-    public let configuration: EngineConfiguration
+    /// Every key, fully resolved: the engine's half and the session's.
+    public let settings: PresetSettings
+    /// What the engine renders.
+    public var configuration: EngineConfiguration { settings.engine }
+    /// JACK connections, recording, backing track and stream.
+    public var session: SessionSettings { settings.session }
 
-    public init(name: String, description: String, source: String, base: String?, configuration: EngineConfiguration) {
+    public init(name: String, description: String, source: String, base: String?, settings: PresetSettings) {
         self.name = name
         self.description = description
         self.source = source
         self.base = base
-        self.configuration = configuration
+        self.settings = settings
     }
 }

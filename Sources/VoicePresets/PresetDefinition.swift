@@ -1,4 +1,5 @@
 import Foundation
+import VoiceEngine
 
 /// One preset file, parsed and checked against `PresetSchema`, before its base is resolved.
 ///
@@ -25,8 +26,8 @@ struct PresetDefinition: Sendable {
     /// Sections that run an LV2 plugin (`lv2 = "URI"`), in file order.
     let plugins: [PluginSection]
 
-    /// Reads and validates the file at `path`.
-    static func read(path: String) throws(PresetError) -> PresetDefinition {
+    /// Reads and validates the file at `path`; `pluginHost` checks its LV2 units.
+    static func read(path: String, pluginHost: (any PluginHost)?) throws(PresetError) -> PresetDefinition {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw PresetError(file: path, message: "no such preset file")
@@ -47,11 +48,11 @@ struct PresetDefinition: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw PresetError(file: path, message: "is not UTF-8 text")
         }
-        return try PresetDefinition(path: path, text: text)
+        return try PresetDefinition(path: path, text: text, pluginHost: pluginHost)
     }
 
-    /// Parses and validates `text` as the contents of `path`.
-    init(path: String, text: String) throws(PresetError) {
+    /// Parses and validates `text` as the contents of `path`; `pluginHost` checks its LV2 units.
+    init(path: String, text: String, pluginHost: (any PluginHost)?) throws(PresetError) {
         self.path = path
         name = PresetDefinition.name(ofPath: path)
         let document: TOMLDocument
@@ -100,15 +101,15 @@ struct PresetDefinition: Sendable {
                             "[\(section.name)] is a built-in section; give the LV2 unit a name of its own, e.g. [\(section.name)_lv2]"
                     )
                 }
-                plugins.append(try PluginSection(section, file: path))
+                plugins.append(try PluginSection(section, file: path, pluginHost: pluginHost))
                 continue
             }
             guard builtIn else {
-                throw Self.unknownSection(section, file: path)
+                throw Self.unknownSection(section.name, line: section.line, file: path)
             }
             for entry in section.entries {
                 guard let key = PresetSchema.key(section: section.name, name: entry.key) else {
-                    throw Self.unknownKey(entry, section: section.name, file: path)
+                    throw Self.unknownKey(entry.key, section: section.name, line: entry.line, file: path)
                 }
                 settings.append(Setting(key: key, value: try key.validate(entry.value, file: path), line: entry.line))
             }
@@ -123,30 +124,30 @@ struct PresetDefinition: Sendable {
         return file.hasSuffix(".toml") ? String(file.dropLast(5)) : file
     }
 
-    private static func unknownSection(_ section: TOMLSection, file: String) -> PresetError {
+    /// Section `name` is none of the schema's, with the closest one or the list.
+    static func unknownSection(_ name: String, line: Int?, file: String) -> PresetError {
         let names = PresetSchema.sections.map(\.name)
         let hint =
-            Suggestion.closest(to: section.name, in: names).map { " (did you mean [\($0)]?)" }
+            Suggestion.closest(to: name, in: names).map { " (did you mean [\($0)]?)" }
             ?? "; allowed: " + names.map { "[\($0)]" }.joined(separator: ", ")
-        return PresetError(
-            file: file, line: section.line, key: section.name, message: "unknown section [\(section.name)]\(hint)")
+        return PresetError(file: file, line: line, key: name, message: "unknown section [\(name)]\(hint)")
     }
 
-    private static func unknownKey(_ entry: TOMLEntry, section: String, file: String) -> PresetError {
-        if section == "stream" && entry.key == "password" {
+    /// `key` is no key of the schema's `section`, with the closest one or the list.
+    static func unknownKey(_ key: String, section: String, line: Int?, file: String) -> PresetError {
+        if section == "stream" && key == "password" {
             return PresetError(
-                file: file, line: entry.line, key: "stream.password",
+                file: file, line: line, key: "stream.password",
                 message:
                     "a preset never holds the password (presets are shared and printed); set stream.password_env (an environment variable) or stream.password_file (a private file) instead"
             )
         }
         let names = PresetSchema.keys(in: section).map(\.name)
         let hint =
-            Suggestion.closest(to: entry.key, in: names).map { " (did you mean '\($0)'?)" }
+            Suggestion.closest(to: key, in: names).map { " (did you mean '\($0)'?)" }
             ?? "; allowed in [\(section)]: " + names.joined(separator: ", ")
         return PresetError(
-            file: file, line: entry.line, key: "\(section).\(entry.key)",
-            message: "unknown key '\(section).\(entry.key)'\(hint)")
+            file: file, line: line, key: "\(section).\(key)", message: "unknown key '\(section).\(key)'\(hint)")
     }
 
     /// Unknown top-level key; a section key written above every header gets pointed to its section.

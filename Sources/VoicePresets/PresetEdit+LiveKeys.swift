@@ -5,31 +5,37 @@ extension PresetEdit {
     /// Every preset key with its running value in `configuration`, for surfaces (`show`).
     ///
     /// - Realtime: never.
-    public static func liveKeys(_ configuration: EngineConfiguration) -> [LiveKey] {
-        PresetSchema.keys.map { $0.liveKey(in: configuration) }
+    public static func liveKeys(_ settings: PresetSettings) -> [LiveKey] {
+        PresetSchema.keys.map { $0.liveKey(in: settings) }
     }
 
     /// One key (`section.name`) with its running value (`get`); the error names the key and
-    /// says where the keys are listed.
+    /// says where the keys are listed. `pluginHost` reads an LV2 unit's ranges.
     ///
     /// - Realtime: never.
-    public static func liveKey(_ name: String, in configuration: EngineConfiguration) throws(PresetError) -> LiveKey {
+    public static func liveKey(
+        _ name: String, in settings: PresetSettings, pluginHost: (any PluginHost)?
+    ) throws(PresetError) -> LiveKey {
         guard let key = PresetSchema.keys.first(where: { $0.fullName == name }) else {
-            if let control = pluginControl(name, in: configuration) { return control }
+            if let control = pluginControl(name, in: settings.engine, pluginHost: pluginHost) { return control }
             throw PresetError(
                 file: "", key: name,
                 message:
                     "'\(name)' is not a key; keys are section.name as in presets (`show` lists them), e.g. monitor.master_db"
             )
         }
-        return key.liveKey(in: configuration)
+        return key.liveKey(in: settings)
     }
 
     /// An LV2 unit's control (`peak.threshold`) as `listing` shows it; nil when `name` names none.
-    private static func pluginControl(_ name: String, in configuration: EngineConfiguration) -> LiveKey? {
+    private static func pluginControl(
+        _ name: String, in configuration: EngineConfiguration, pluginHost: (any PluginHost)?
+    ) -> LiveKey? {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2, let plugin = configuration.plugins[parts[0]],
-            let control = PluginSection.controls(parts[0], plugin).first(where: { $0.key == name })
+            let control = PluginSection.controls(parts[0], plugin, pluginHost: pluginHost).first(where: {
+                $0.key == name
+            })
         else { return nil }
         return LiveKey(
             key: name, value: controlText(control.value),
@@ -39,7 +45,7 @@ extension PresetEdit {
 
 extension PresetKey {
     /// The key as a surface shows it, with its value in `configuration` (text unquoted).
-    func liveKey(in configuration: EngineConfiguration) -> LiveKey {
+    func liveKey(in configuration: PresetSettings) -> LiveKey {
         let value: String
         let liveKind: LiveKey.Kind
         switch kind {

@@ -1,3 +1,4 @@
+import VoiceControl
 import VoiceEngine
 import VoiceUnits
 
@@ -6,12 +7,16 @@ import VoiceUnits
 ///
 /// - Realtime: never.
 public enum PresetEdit {
-    /// `configuration` with `key` (`section.name`, as in presets) set to `value`, checked exactly
-    /// like a preset line; the error names the key and what it allows. Words that are not
-    /// numbers or booleans may be given without quotes (`set monitor.source processed`).
+    /// `settings` with `key` (`section.name`, as in presets) set to `value`, checked exactly
+    /// like a preset line (the key's own checks, the same messages); the error names the key and
+    /// what it allows. Words that are not numbers or booleans may be given without quotes
+    /// (`set monitor.source processed`). `pluginHost` reads an LV2 unit's ranges.
+    ///
+    /// The key is looked up once and the value checked by its type: no preset text is written
+    /// and read back.
     public static func setting(
-        _ key: String, _ value: String, in configuration: EngineConfiguration
-    ) throws(PresetError) -> EngineConfiguration {
+        _ key: String, _ value: LiveValue, in settings: PresetSettings, pluginHost: (any PluginHost)?
+    ) throws(PresetError) -> PresetSettings {
         let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
         let isBareKey = { (part: String) in
             !part.isEmpty && part.count <= TOMLDocument.maximumNameLength
@@ -24,30 +29,51 @@ public enum PresetEdit {
                 file: "", key: key,
                 message: "'\(key)' is not a key; keys are section.name as in presets, e.g. compressor.threshold_dbfs")
         }
-        if let plugin = configuration.plugins[parts[0]] {
-            return try settingPlugin(parts[0], parts[1], value, plugin, in: configuration)
+        if let plugin = settings.engine.plugins[parts[0]] {
+            return try settingPlugin(parts[0], parts[1], value, plugin, in: settings, pluginHost: pluginHost)
         }
-        let bare = Double(value) != nil || value == "true" || value == "false" || value.hasPrefix("\"")
-        let text = "[\(parts[0])]\n\(parts[1]) = \(bare ? value : "\"\(value)\"")\n"
-        let definition: PresetDefinition
+        let typed: TOMLValue
         do {
-            definition = try PresetDefinition(path: "set", text: text)
+            typed = try scalar(value, section: parts[0], name: parts[1])
         } catch {
-            // The message names the key and what it allows; the made-up file and line mean nothing.
             throw PresetError(file: "", key: error.key, message: error.message)
         }
-        var changed = configuration
-        for s in definition.settings { s.key.apply(s.value, to: &changed) }
-        try PresetLibrary.checkChain(changed, file: "", line: nil)
+        guard PresetSchema.sections.contains(where: { $0.name == parts[0] }) else {
+            throw PresetDefinition.unknownSection(parts[0], line: nil, file: "")
+        }
+        guard let schemaKey = PresetSchema.key(section: parts[0], name: parts[1]) else {
+            throw PresetDefinition.unknownKey(parts[1], section: parts[0], line: nil, file: "")
+        }
+        var changed = settings
+        schemaKey.apply(try schemaKey.validate(typed, file: ""), to: &changed)
+        try PresetLibrary.checkChain(changed.engine, file: "", line: nil)
         return changed
+    }
+
+    /// `value` as the typed scalar the same text on a preset line would be: a typed number or
+    /// switch as it is, a word read by the preset grammar (quotes added to a word that is
+    /// neither a number nor a switch, so `processed` needs none).
+    private static func scalar(
+        _ value: LiveValue, section: String, name: String
+    ) throws(TOMLSyntaxError) -> TOMLValue {
+        switch value {
+        case .number(let v):
+            let kind: TOMLValue.Kind = v == v.rounded() && abs(v) < 1e15 ? .integer(Int(v)) : .float(v)
+            return TOMLValue(kind: kind, text: value.description, line: 0)
+        case .boolean(let b):
+            return TOMLValue(kind: .boolean(b), text: value.description, line: 0)
+        case .word(let w):
+            let bare = Double(w) != nil || w == "true" || w == "false" || w.hasPrefix("\"")
+            return try TOMLValue(parsing: bare ? w : "\"\(w)\"", section: section, name: name)
+        }
     }
 
     /// `set NAME.SYMBOL VALUE` for plugin unit `name`: the value checked against the plugin's own
     /// range, like a preset line.
     private static func settingPlugin(
-        _ name: String, _ symbol: String, _ value: String, _ plugin: PluginUnitSettings,
-        in configuration: EngineConfiguration
-    ) throws(PresetError) -> EngineConfiguration {
+        _ name: String, _ symbol: String, _ value: LiveValue, _ plugin: PluginUnitSettings,
+        in settings: PresetSettings, pluginHost: (any PluginHost)?
+    ) throws(PresetError) -> PresetSettings {
         let key = "\(name).\(symbol)"
         guard symbol != PluginSection.pluginKey, symbol != PluginSection.stateKey else {
             throw PresetError(
@@ -55,27 +81,32 @@ public enum PresetEdit {
         }
         let parameters: [ParameterDescriptor]
         do {
-            parameters = try PluginSection.host(name).parameters(
+            parameters = try PluginSection.required(pluginHost, for: name).parameters(
                 of: plugin.uri, sampleRate: PluginSection.nominalSampleRate)
         } catch {
             throw PresetError(file: "", key: key, message: error.message)
         }
-        let parsed: TOMLValue.Kind =
-            Double(value).map { .float($0) }
-            ?? (value == "true" || value == "false" ? .boolean(value == "true") : .string(value))
-        let entry = TOMLEntry(key: symbol, line: 0, value: TOMLValue(kind: parsed, text: value, line: 0))
-        var changed = configuration
-        changed.plugins[name]?.values[symbol] = try PluginSection.value(
+        let parsed: TOMLValue.Kind
+        switch value {
+        case .number(let v): parsed = .float(v)
+        case .boolean(let b): parsed = .boolean(b)
+        case .word(let w):
+            parsed = Double(w).map { .float($0) } ?? (w == "true" || w == "false" ? .boolean(w == "true") : .string(w))
+        }
+        let entry = TOMLEntry(
+            key: symbol, line: 0, value: TOMLValue(kind: parsed, text: value.description, line: 0))
+        var changed = settings
+        changed.engine.plugins[name]?.values[symbol] = try PluginSection.value(
             entry, parameters: parameters, plugin: plugin.uri, unit: name,
             failure: { PresetError(file: "", key: key, message: $0) })
         return changed
     }
 
     /// Full names (`section.name`) of the keys whose values differ between `a` and `b`.
-    public static func changedKeys(from a: EngineConfiguration, to b: EngineConfiguration) -> [String] {
+    public static func changedKeys(from a: PresetSettings, to b: PresetSettings) -> [String] {
         PresetSchema.keys.filter { $0.tomlValue(in: a) != $0.tomlValue(in: b) }.map(\.fullName)
-            + Set(a.plugins.keys).union(b.plugins.keys).sorted().flatMap { name in
-                let (x, y) = (a.plugins[name], b.plugins[name])
+            + Set(a.engine.plugins.keys).union(b.engine.plugins.keys).sorted().flatMap { name in
+                let (x, y) = (a.engine.plugins[name], b.engine.plugins[name])
                 var keys: [String] = []
                 if x?.uri != y?.uri { keys.append("\(name).\(PluginSection.pluginKey)") }
                 if x?.state != y?.state { keys.append("\(name).\(PluginSection.stateKey)") }
@@ -90,13 +121,14 @@ public enum PresetEdit {
     }
 
     /// One line per key: `section.name = value   (allowed)`, for `show`; plugin units' controls
-    /// as set by the preset or live (others keep the plugin's own values).
-    public static func listing(_ configuration: EngineConfiguration) -> [String] {
-        PresetSchema.keys.map { "\($0.fullName) = \($0.tomlValue(in: configuration))   (\($0.allowed))" }
-            + configuration.plugins.keys.sorted().flatMap { name in
-                let plugin = configuration.plugins[name]!
+    /// as set by the preset or live (others keep the plugin's own values), their ranges read
+    /// through `pluginHost`.
+    public static func listing(_ settings: PresetSettings, pluginHost: (any PluginHost)?) -> [String] {
+        PresetSchema.keys.map { "\($0.fullName) = \($0.tomlValue(in: settings))   (\($0.allowed))" }
+            + settings.engine.plugins.keys.sorted().flatMap { name in
+                let plugin = settings.engine.plugins[name]!
                 return ["\(name).lv2 = \(PresetRenderer.quoted(plugin.uri))   (LV2 unit)"]
-                    + PluginSection.controls(name, plugin).map { control in
+                    + PluginSection.controls(name, plugin, pluginHost: pluginHost).map { control in
                         "\(control.key) = \(controlText(control.value))   (\(control.allowed))"
                     }
             }

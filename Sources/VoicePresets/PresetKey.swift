@@ -1,27 +1,27 @@
 import Foundation
 import VoiceEngine
 
-/// One schema entry: a key of a section, what it accepts and the `EngineConfiguration` field it sets.
+/// One schema entry: a key of a section, what it accepts and the `PresetSettings` field it sets.
 ///
 /// - Realtime: never.
 struct PresetKey: Sendable {
     enum Kind: Sendable {
         /// A number within `range` (integers accepted); `zero` names what 0 means when 0 lies
         /// outside the range and is still allowed ("off", "auto").
-        case number(WritableKeyPath<EngineConfiguration, Float> & Sendable, range: ClosedRange<Double>, zero: String?)
-        case boolean(WritableKeyPath<EngineConfiguration, Bool> & Sendable)
+        case number(WritableKeyPath<PresetSettings, Float> & Sendable, range: ClosedRange<Double>, zero: String?)
+        case boolean(WritableKeyPath<PresetSettings, Bool> & Sendable)
         /// One of `choices`; `get`/`set` convert between the string and the field's enum.
         case choice(
-            [String], get: @Sendable (EngineConfiguration) -> String,
-            set: @Sendable (inout EngineConfiguration, String) -> Void)
+            [String], get: @Sendable (PresetSettings) -> String,
+            set: @Sendable (inout PresetSettings, String) -> Void)
         /// Free text; `check` returns why a value is wrong (nil when it is fine).
         case text(
-            String, get: @Sendable (EngineConfiguration) -> String,
-            set: @Sendable (inout EngineConfiguration, String) -> Void, check: @Sendable (String) -> String?)
+            String, get: @Sendable (PresetSettings) -> String,
+            set: @Sendable (inout PresetSettings, String) -> Void, check: @Sendable (String) -> String?)
         /// A comma-separated list of distinct names from `choices` (the effect chain's order).
         case list(
-            [String], get: @Sendable (EngineConfiguration) -> [String],
-            set: @Sendable (inout EngineConfiguration, [String]) -> Void)
+            [String], get: @Sendable (PresetSettings) -> [String],
+            set: @Sendable (inout PresetSettings, [String]) -> Void)
     }
 
     let section: String
@@ -60,14 +60,14 @@ struct PresetKey: Sendable {
     }
 
     static func number(
-        _ section: String, _ name: String, _ field: WritableKeyPath<EngineConfiguration, Float> & Sendable,
+        _ section: String, _ name: String, _ field: WritableKeyPath<PresetSettings, Float> & Sendable,
         _ range: ClosedRange<Double>, _ unit: String, _ help: String, zero: String? = nil
     ) -> PresetKey {
         PresetKey(section: section, name: name, unit: unit, help: help, kind: .number(field, range: range, zero: zero))
     }
 
     static func boolean(
-        _ section: String, _ name: String, _ field: WritableKeyPath<EngineConfiguration, Bool> & Sendable,
+        _ section: String, _ name: String, _ field: WritableKeyPath<PresetSettings, Bool> & Sendable,
         _ help: String
     ) -> PresetKey {
         PresetKey(section: section, name: name, unit: "", help: help, kind: .boolean(field))
@@ -75,7 +75,7 @@ struct PresetKey: Sendable {
 
     /// A key whose string values are the raw values of the field's enum, in declaration order.
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
-        _ section: String, _ name: String, _ field: WritableKeyPath<EngineConfiguration, Choice> & Sendable,
+        _ section: String, _ name: String, _ field: WritableKeyPath<PresetSettings, Choice> & Sendable,
         _ help: String
     ) -> PresetKey where Choice.RawValue == String {
         let kind = Kind.choice(
@@ -159,7 +159,7 @@ extension PresetKey {
     }
 
     /// Writes a value produced by `validate` into `configuration`.
-    func apply(_ value: PresetValue, to configuration: inout EngineConfiguration) {
+    func apply(_ value: PresetValue, to configuration: inout PresetSettings) {
         switch (kind, value) {
         case (.number(let field, _, _), .number(let number)): configuration[keyPath: field] = number
         case (.boolean(let field), .boolean(let flag)): configuration[keyPath: field] = flag
@@ -171,7 +171,7 @@ extension PresetKey {
     }
 
     /// The key's current value in `configuration` as TOML source text.
-    func tomlValue(in configuration: EngineConfiguration) -> String {
+    func tomlValue(in configuration: PresetSettings) -> String {
         switch kind {
         case .number(let field, _, _): PresetNumber.text(Double(configuration[keyPath: field]))
         case .boolean(let field): configuration[keyPath: field] ? "true" : "false"

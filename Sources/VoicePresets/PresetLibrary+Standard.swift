@@ -1,4 +1,5 @@
 import Foundation
+import VoiceEngine
 
 extension PresetLibrary {
     /// The library the CLI and host use: user presets first, then the shipped ones.
@@ -9,9 +10,11 @@ extension PresetLibrary {
     /// executable's directory (so `.build/debug/voicerack` finds the repository's presets).
     /// Directories that do not exist are kept; they simply contribute no presets.
     ///
+    /// `pluginHost` checks the LV2 units presets name (nil: a preset with one is refused).
+    ///
     /// - Realtime: never.
-    public static func standard() -> PresetLibrary {
-        PresetLibrary(directories: standardSearchPath().map(\.path))
+    public static func standard(pluginHost: (any PluginHost)?) -> PresetLibrary {
+        PresetLibrary(directories: standardSearchPath().map(\.path), pluginHost: pluginHost)
     }
 
     /// `standard()`'s directories in search order, each with where it comes from (what

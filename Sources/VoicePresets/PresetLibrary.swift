@@ -1,5 +1,6 @@
 import Foundation
 import VoiceEngine
+import VoiceSession
 
 /// Finds presets by name in an ordered list of directories and resolves them to configurations.
 ///
@@ -11,9 +12,13 @@ import VoiceEngine
 public struct PresetLibrary: Sendable {
     /// Searched in order; a later directory never overrides a name found in an earlier one.
     public let directories: [String]
+    /// What checks the LV2 units presets name (their controls' ranges, saved states); nil: a
+    /// preset with one is refused, saying this program has no LV2 hosting.
+    public let pluginHost: (any PluginHost)?
 
-    public init(directories: [String]) {
+    public init(directories: [String], pluginHost: (any PluginHost)? = nil) {
         self.directories = directories
+        self.pluginHost = pluginHost
     }
 
     /// All preset names across the directories, sorted and unique.
@@ -34,7 +39,7 @@ public struct PresetLibrary: Sendable {
         names().compactMap { name in
             guard let path = paths(named: name).first else { return nil }
             do {
-                return (name, try PresetDefinition.read(path: path).description ?? "", path)
+                return (name, try PresetDefinition.read(path: path, pluginHost: pluginHost).description ?? "", path)
             } catch {
                 return (name, "(invalid: \(error))", path)
             }
@@ -52,9 +57,9 @@ public struct PresetLibrary: Sendable {
 
     /// Validates the file at `path` and resolves it, its base found through this library.
     public func check(_ path: String) throws(PresetError) -> Preset {
-        let definition = try PresetDefinition.read(path: path)
-        let configuration = try resolve(definition, chain: [])
-        if let (key, message) = PresetStream.problem(configuration) {
+        let definition = try PresetDefinition.read(path: path, pluginHost: pluginHost)
+        let settings = try resolve(definition, chain: [])
+        if let (key, message) = settings.session.streamProblem() {
             // The line that set the key, when this file set it (else a base did: the file alone).
             let line = definition.settings.last { $0.key.fullName == "stream.\(key)" }?.line
             throw PresetError(
@@ -62,7 +67,7 @@ public struct PresetLibrary: Sendable {
         }
         return Preset(
             name: definition.name, description: definition.description ?? "", source: definition.path,
-            base: definition.base?.name, configuration: configuration)
+            base: definition.base?.name, settings: settings)
     }
 
     /// Most bases one preset may stack (`base` of a `base` ...). Deeper chains are refused with
@@ -70,15 +75,15 @@ public struct PresetLibrary: Sendable {
     /// chain thousands deep would take seconds and, deeper still, overflow the stack.
     public static let maximumBaseDepth = 16
 
-    /// `EngineConfiguration()` defaults, then the base chain outermost first, then `definition`'s keys.
+    /// `PresetSettings()` defaults, then the base chain outermost first, then `definition`'s keys.
     ///
     /// `chain` holds the presets that (transitively) extend `definition`. A base is looked up by
     /// name, skipping files already in the chain: that lets a user preset `echo-cancel` extend the
     /// shipped `echo-cancel` it shadows, and turns true cycles into a "base cycle" error.
     private func resolve(
         _ definition: PresetDefinition, chain: [PresetDefinition]
-    ) throws(PresetError) -> EngineConfiguration {
-        var configuration = EngineConfiguration()
+    ) throws(PresetError) -> PresetSettings {
+        var settings = PresetSettings()
         if let base = definition.base {
             let chain = chain + [definition]
             guard chain.count <= Self.maximumBaseDepth else {
@@ -99,22 +104,22 @@ public struct PresetLibrary: Sendable {
                 throw PresetError(
                     file: definition.path, line: base.line, key: "base", message: "base cycle: \(names)")
             }
-            configuration = try resolve(PresetDefinition.read(path: path), chain: chain)
+            settings = try resolve(PresetDefinition.read(path: path, pluginHost: pluginHost), chain: chain)
         }
-        for plugin in definition.plugins { configuration.plugins[plugin.name] = plugin.settings }
+        for plugin in definition.plugins { settings.engine.plugins[plugin.name] = plugin.settings }
         for setting in definition.settings {
-            setting.key.apply(setting.value, to: &configuration)
+            setting.key.apply(setting.value, to: &settings)
             if setting.key.fullName == PresetSchema.backingFile.fullName {
-                configuration.backingFile = PresetSchema.pathRelativeToPreset(
-                    configuration.backingFile, presetPath: definition.path)
+                settings.session.backingFile = PresetSchema.pathRelativeToPreset(
+                    settings.session.backingFile, presetPath: definition.path)
             }
             if setting.key.fullName == "stream.password_file" {
-                configuration.streamPasswordFile = PresetSchema.pathRelativeToPreset(
-                    (configuration.streamPasswordFile as NSString).expandingTildeInPath, presetPath: definition.path)
+                settings.session.streamPasswordFile = PresetSchema.pathRelativeToPreset(
+                    (settings.session.streamPasswordFile as NSString).expandingTildeInPath, presetPath: definition.path)
             }
         }
-        try checkChain(configuration, definition)
-        return configuration
+        try checkChain(settings.engine, definition)
+        return settings
     }
 
     /// Every plugin unit `chain.order` names has a section (here or in a base).

@@ -8,7 +8,9 @@ import VoiceEngine
 ///
 /// - Realtime: never.
 public enum PresetRenderer {
-    public static func toml(_ preset: Preset) -> String {
+    /// `preset` as TOML; its LV2 units' controls with the ranges `pluginHost` reads (nil: only
+    /// the values set).
+    public static func toml(_ preset: Preset, pluginHost: (any PluginHost)?) -> String {
         // Names and paths in comments are quoted like values: a newline in them would start a
         // line of the sender's choosing.
         var lines = ["# Preset \(quoted(preset.name)), fully resolved from \(quoted(preset.source))."]
@@ -17,9 +19,9 @@ public enum PresetRenderer {
         }
         lines.append("description = \(quoted(preset.description))")
         // Comments start in one column across the file so the values read as a table.
-        let assignments = PresetSchema.keys.map { "\($0.name) = \($0.tomlValue(in: preset.configuration))" }
+        let assignments = PresetSchema.keys.map { "\($0.name) = \($0.tomlValue(in: preset.settings))" }
         let width = assignments.map(\.count).max() ?? 0
-        for section in PresetSchema.sections where shows(section: section.name, preset.configuration) {
+        for section in PresetSchema.sections where shows(section: section.name, preset.settings) {
             lines += ["", "# \(section.help)", "[\(section.name)]"]
             for (key, assignment) in zip(PresetSchema.keys, assignments) where key.section == section.name {
                 let padding = String(repeating: " ", count: width - assignment.count)
@@ -31,7 +33,7 @@ public enum PresetRenderer {
             lines += ["", "# LV2 unit '\(name)' (runs when listed in chain.order).", "[\(name)]"]
             lines.append("\(PluginSection.pluginKey) = \(quoted(plugin.uri))")
             // Controls the preset sets, then the others as comments, each with its range.
-            let controls = PluginSection.controls(name, plugin)
+            let controls = PluginSection.controls(name, plugin, pluginHost: pluginHost)
             for control in controls.sorted(by: { ($0.value == nil ? 1 : 0) < ($1.value == nil ? 1 : 0) }) {
                 let symbol = control.key.dropFirst(name.count + 1)
                 let comment = control.allowed.isEmpty ? "" : "  # \(control.allowed)"
@@ -46,13 +48,12 @@ public enum PresetRenderer {
 
     /// Effect sections and `[stream]` are shown only for units in the chain or set away from their defaults:
     /// the others would add dozens of default lines. Left out, they read back as defaults.
-    static func shows(section: String, _ configuration: EngineConfiguration) -> Bool {
+    static func shows(section: String, _ settings: PresetSettings) -> Bool {
+        let configuration = settings.engine
         if section == "stream" {
             // Shown when a stream is set up; otherwise dozens of presets would carry an empty one.
-            var defaults = EngineConfiguration()
-            defaults.effectOrder = configuration.effectOrder
             return PresetSchema.keys(in: "stream").contains {
-                $0.tomlValue(in: configuration) != $0.tomlValue(in: defaults)
+                $0.tomlValue(in: settings) != $0.tomlValue(in: PresetSettings())
             }
         }
         guard let kind = EffectKind(rawValue: section) else { return true }

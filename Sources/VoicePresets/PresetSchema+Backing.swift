@@ -6,14 +6,14 @@ extension PresetSchema {
     static let backingKeys: [PresetKey] = [
         backingFile,
         .number(
-            "backing", "level_db", \.backingLevelDB, -60...12, "dB",
+            "backing", "level_db", \.session.backingLevelDB, -60...12, "dB",
             "Level of the backing track on speaker_out (and so in the echo reference and the monitor)."),
-        .boolean("backing", "loop", \.backingLoop, "Start the track again when it ends (no gap)."),
+        .boolean("backing", "loop", \.session.backingLoop, "Start the track again when it ends (no gap)."),
         .number(
-            "recording", "karaoke_voice_db", \.karaokeVoiceDB, -60...12, "dB",
+            "recording", "karaoke_voice_db", \.session.karaokeVoiceDB, -60...12, "dB",
             "Level of the processed voice in the karaoke tap."),
         .number(
-            "recording", "karaoke_backing_db", \.karaokeBackingDB, -60...12, "dB",
+            "recording", "karaoke_backing_db", \.session.karaokeBackingDB, -60...12, "dB",
             "Level of the backing in the karaoke tap, relative to how it plays on the speakers."),
     ]
 
@@ -23,7 +23,7 @@ extension PresetSchema {
         help:
             "Backing track (any format libsndfile reads, mono or stereo, any rate), relative to this preset; --backing overrides; empty = none.",
         kind: .text(
-            "\"\" or a path to an audio file", get: { $0.backingFile }, set: { $0.backingFile = $1 },
+            "\"\" or a path to an audio file", get: { $0.session.backingFile }, set: { $0.session.backingFile = $1 },
             check: { _ in nil }))
 
     /// A path given in the preset at `presetPath` (`backing.file`, `stream.password_file`), made usable from anywhere: a

@@ -57,7 +57,7 @@ enum PresetSchema {
             "Container and encoding of recordings, e.g. \"flac:pcm24\"; empty = from each file's extension; --format overrides.",
         kind: .text(
             "\"\" or CONTAINER[:ENCODING] (wav, wavex, rf64, w64, caf, aiff, flac, ogg, opus, mp3)",
-            get: { $0.recordingFormat }, set: { $0.recordingFormat = $1 },
+            get: { $0.session.recordingFormat }, set: { $0.session.recordingFormat = $1 },
             check: { text in
                 guard !text.isEmpty else { return nil }
                 do {
@@ -75,144 +75,157 @@ enum PresetSchema {
         help:
             "Effect units in processing order, e.g. \"gate, compressor, deesser, limiter\"; built-in units or LV2 units (a section of their own with lv2 = \"URI\"); empty = none.",
         kind: .list(
-            EffectKind.allCases.map(\.rawValue), get: { $0.chain.map(\.name) },
-            set: { configuration, names in configuration.chain = names.map(ChainUnit.init(named:)) }))
+            EffectKind.allCases.map(\.rawValue), get: { $0.engine.chain.map(\.name) },
+            set: { settings, names in settings.engine.chain = names.map(ChainUnit.init(named:)) }))
 
     /// One key per parameter of an effect unit, from the unit's own descriptor (ranges, units).
     static func effectKeys(_ kind: EffectKind) -> [PresetKey] {
         kind.parameters.enumerated().map { index, p in
             .number(
-                kind.rawValue, p.id, \EngineConfiguration.effectValues[kind.index][index],
+                kind.rawValue, p.id, \PresetSettings.engine.effectValues[kind.index][index],
                 Double(p.range.lowerBound)...Double(p.range.upperBound), p.unit.rawValue, p.name + ".")
         }
     }
 
     static let engineKeys: [PresetKey] = [
         .number(
-            "input", "gain_db", \.inputGainDB, -40...40, "dB", "Gain applied to the microphone before any processing."),
+            "input", "gain_db", \.engine.inputGainDB, -40...40, "dB",
+            "Gain applied to the microphone before any processing."),
         .number(
-            "input", "highpass_hz", \.highPassHz, 20...500, "Hz",
+            "input", "highpass_hz", \.engine.highPassHz, 20...500, "Hz",
             "High-pass corner that removes rumble and handling noise.", zero: "off"),
 
         .boolean(
-            "echo_canceller", "enabled", \.echoCancellation,
+            "echo_canceller", "enabled", \.engine.echoCancellation,
             "Cancel the echo of the far end (far_in_L/R) from the microphone."),
         .number(
-            "echo_canceller", "tail_ms", \.tailMilliseconds, 20...1000, "ms",
+            "echo_canceller", "tail_ms", \.engine.tailMilliseconds, 20...1000, "ms",
             "Length of the echo path modelled; cover the room's reverb, cost grows with it."),
         .number(
-            "echo_canceller", "frame_ms", \.frameMilliseconds, 2.5...40, "ms",
+            "echo_canceller", "frame_ms", \.engine.frameMilliseconds, 2.5...40, "ms",
             "Frame of the canceller and preprocessor; 0 derives it from the JACK block size.", zero: "auto"),
         .choice(
-            "echo_canceller", "reference", \.reference,
+            "echo_canceller", "reference", \.engine.reference,
             "Stereo far end as mono (L+R)/2, one echo path, or stereo, two paths at twice the cost."),
         .choice(
-            "echo_canceller", "delay", \.delayMode,
+            "echo_canceller", "delay", \.engine.delayMode,
             "Reference delay: auto estimates it from the signals, fixed uses delay_ms as is."),
         .number(
-            "echo_canceller", "delay_ms", \.delayMilliseconds, 0...2000, "ms",
+            "echo_canceller", "delay_ms", \.engine.delayMilliseconds, 0...2000, "ms",
             "Reference delay when fixed; the starting estimate when auto."),
         .number(
-            "echo_canceller", "max_delay_ms", \.maximumDelayMilliseconds, 50...2000, "ms",
+            "echo_canceller", "max_delay_ms", \.engine.maximumDelayMilliseconds, 50...2000, "ms",
             "Largest speaker-to-mic delay the estimator searches."),
         .number(
-            "echo_canceller", "delay_margin_ms", \.delayMarginMilliseconds, 0...100, "ms",
+            "echo_canceller", "delay_margin_ms", \.engine.delayMarginMilliseconds, 0...100, "ms",
             "Kept off the estimate so the reference always leads its echo."),
         .boolean(
-            "echo_canceller", "drift_compensation", \.driftCompensation,
+            "echo_canceller", "drift_compensation", \.engine.driftCompensation,
             "Follow clock drift between two sound cards (±1000 ppm) by resampling the reference."),
         .boolean(
-            "echo_canceller", "startup_suppression", \.startupSuppression,
+            "echo_canceller", "startup_suppression", \.engine.startupSuppression,
             "Until the canceller first converges (~1.5 s of far-end speech), attenuate frames that hold only echo."),
         .boolean(
-            "echo_canceller", "speaker_curve", \.speakerCurve,
+            "echo_canceller", "speaker_curve", \.engine.speakerCurve,
             "Learn how loud small speakers soft-clip and clip the canceller's reference alike (mono reference)."),
 
         .boolean(
-            "preprocessor", "enabled", \.preprocess,
+            "preprocessor", "enabled", \.engine.preprocess,
             "Suppress noise and the canceller's residual echo in the voice (one frame of latency)."),
         .choice(
-            "preprocessor", "suppressor", \.suppressor,
+            "preprocessor", "suppressor", \.engine.suppressor,
             "voicerack (echo-cancel): tells steady noise from babble and takes the canceller's residual echo and its room tail as a second noise; on the yardstick noise-suppression PESQ gain 0.63 / 0.61 against 0.41 / 0.37 (48 / 16 kHz; babble 0.34 / 0.33 against 0.06 / 0.03), double talk 3.81 / 3.71 against 3.75 / 3.61. speexdsp (echo-cancel-speexdsp): speexdsp's preprocessor, the only one with dereverb, at less CPU (the chain 1.15x bare speexdsp against 1.23x)."
         ),
-        .boolean("preprocessor", "noise_suppression", \.noiseSuppression, "Suppress background noise."),
+        .boolean("preprocessor", "noise_suppression", \.engine.noiseSuppression, "Suppress background noise."),
         .number(
-            "preprocessor", "noise_suppress_db", \.noiseSuppressDB, -60...0, "dB",
+            "preprocessor", "noise_suppress_db", \.engine.noiseSuppressDB, -60...0, "dB",
             "Most attenuation applied to noise (steady noise, with the voicerack suppressor); deeper sounds cleaner but more artificial."
         ),
         .number(
-            "preprocessor", "babble_suppress_db", \.babbleSuppressDB, -60...0, "dB",
+            "preprocessor", "babble_suppress_db", \.engine.babbleSuppressDB, -60...0, "dB",
             "Most attenuation of babble (other voices) with the voicerack suppressor, never deeper than noise_suppress_db: deeper chops the voice with the babble's syllables."
         ),
         .number(
-            "preprocessor", "echo_suppress_db", \.echoSuppressDB, -90...0, "dB",
+            "preprocessor", "echo_suppress_db", \.engine.echoSuppressDB, -90...0, "dB",
             "Most attenuation of residual echo while only the far end talks."),
         .number(
-            "preprocessor", "echo_suppress_active_db", \.echoSuppressActiveDB, -90...0, "dB",
+            "preprocessor", "echo_suppress_active_db", \.engine.echoSuppressActiveDB, -90...0, "dB",
             "Most attenuation of residual echo while the near end talks too (double talk)."),
         .boolean(
-            "preprocessor", "vad", \.voiceActivityDetection,
+            "preprocessor", "vad", \.engine.voiceActivityDetection,
             "Detect speech, so the leveller only adapts while someone talks."),
         .boolean(
-            "preprocessor", "dereverb", \.dereverb,
+            "preprocessor", "dereverb", \.engine.dereverb,
             "Reduce room reverberation (can sound processed); speexdsp's suppressor only: with suppressor = \"voicerack\" it does nothing."
         ),
         .number(
-            "preprocessor", "residual_suppression", \.residualSuppression, 0...4, "",
+            "preprocessor", "residual_suppression", \.engine.residualSuppression, 0...4, "",
             "Residual echo post-filter strength after the canceller: per-band gains from a modelled reverberation tail, with comfort noise; 1 = the residual as measured, higher removes more echo but can thin double talk. echo-cancel leaves it off: beside its coherence and leftover gains, 0.3 added 0.4 dB far-end-only ERLE and moved double-talk PESQ by -0.04 to +0.02.",
             zero: "off"),
         .number(
-            "preprocessor", "coherence_suppression", \.coherenceSuppression, 0...1, "",
+            "preprocessor", "coherence_suppression", \.engine.coherenceSuppression, 0...1, "",
             "Residual echo gain from how much of the mic the echo estimate explains, raised to this power: follows long rooms and changed echo paths the post-filter's model misses. echo-cancel's 0.2 removes ~7 dB more echo where only the far end plays, at -0.02 double-talk PESQ; 0.5 ~13 dB more, and thins double talk (-0.08 PESQ).",
             zero: "off"),
         .number(
-            "preprocessor", "clipping_coherence_suppression", \.clippingCoherenceSuppression, 0...1, "",
+            "preprocessor", "clipping_coherence_suppression", \.engine.clippingCoherenceSuppression, 0...1, "",
             "coherence_suppression while the canceller models a loudspeaker that clips (echo_canceller.speaker_curve), where echo is left that no model removes; the larger of the two is used. echo-cancel's 0.3 (with leftover_echo_suppression 1.5 then): nonlinear speaker 32.3 dB ERLE against 31.0 at 0.2, at the same double-talk PESQ.",
             zero: "no change"),
         .number(
-            "preprocessor", "leftover_echo_suppression", \.leftoverEchoSuppression, 0...4, "",
+            "preprocessor", "leftover_echo_suppression", \.engine.leftoverEchoSuppression, 0...4, "",
             "Residual echo gain from how much of the canceller's output the far end's last 64 ms still explain (fitted bin by bin, without the canceller's model), raised to this power: catches the echo a moved speaker or mic leaves while the canceller re-learns the room. echo-cancel's 2.2: path change 30.1 -> 35.5 dB ERLE, its first second 9.7 -> 26.3 (48 kHz), at -0.01 double-talk PESQ.",
             zero: "off"),
         .number(
-            "preprocessor", "residual_echo_gate_db", \.residualEchoGateDB, -30...0, "dB",
+            "preprocessor", "residual_echo_gate_db", \.engine.residualEchoGateDB, -30...0, "dB",
             "Extra attenuation while only the far end plays (0 = off); stronger values can clip double talk."),
 
-        .boolean("agc", "enabled", \.leveller, "Level the voice towards target_dbfs."),
-        .number("agc", "target_dbfs", \.levellerTargetDBFS, -40...(-6), "dBFS", "Level the voice is steered towards."),
+        .boolean("agc", "enabled", \.engine.leveller, "Level the voice towards target_dbfs."),
         .number(
-            "agc", "max_gain_db", \.levellerMaxGainDB, 0...30, "dB",
+            "agc", "target_dbfs", \.engine.levellerTargetDBFS, -40...(-6), "dBFS", "Level the voice is steered towards."
+        ),
+        .number(
+            "agc", "max_gain_db", \.engine.levellerMaxGainDB, 0...30, "dB",
             "Most gain the leveller may add; caps how much quiet noise is raised."),
-        .number("agc", "speed_db_per_s", \.levellerSpeedDBPerSecond, 0.5...30, "dB/s", "How fast the gain may change."),
+        .number(
+            "agc", "speed_db_per_s", \.engine.levellerSpeedDBPerSecond, 0.5...30, "dB/s",
+            "How fast the gain may change."),
 
-        .boolean("monitor", "enabled", \.monitor, "Feed monitor_out_L/R (off: silence)."),
+        .boolean("monitor", "enabled", \.engine.monitor, "Feed monitor_out_L/R (off: silence)."),
         .choice(
-            "monitor", "source", \.monitorSource,
+            "monitor", "source", \.engine.monitorSource,
             "dry: the mic after gain and high-pass, no added latency; processed: the finished voice, late by the engine's latency."
         ),
-        .number("monitor", "voice_db", \.monitorVoiceDB, -60...12, "dB", "Level of your voice in the monitor."),
+        .number("monitor", "voice_db", \.engine.monitorVoiceDB, -60...12, "dB", "Level of your voice in the monitor."),
         .number(
-            "monitor", "voice_pan", \.monitorVoicePan, -1...1, "", "Position of your voice: -1 left, 0 centre, 1 right."
+            "monitor", "voice_pan", \.engine.monitorVoicePan, -1...1, "",
+            "Position of your voice: -1 left, 0 centre, 1 right."
         ),
-        .number("monitor", "far_db", \.monitorFarDB, -60...12, "dB", "Level of the far end / program in the monitor."),
-        .number("monitor", "master_db", \.monitorMasterDB, -60...12, "dB", "Overall monitor level."),
+        .number(
+            "monitor", "far_db", \.engine.monitorFarDB, -60...12, "dB", "Level of the far end / program in the monitor."
+        ),
+        .number("monitor", "master_db", \.engine.monitorMasterDB, -60...12, "dB", "Overall monitor level."),
         .boolean(
-            "monitor", "feedback_guard", \.monitorFeedbackGuard,
+            "monitor", "feedback_guard", \.engine.monitorFeedbackGuard,
             "Mute the monitor when it makes the speakers howl (a growing narrow-band peak in the mic); unmute with SIGHUP or `unmute` (--control)."
         ),
 
-        .boolean("ducking", "enabled", \.ducking, "Lower speaker_out while near-end voice is detected."),
-        .number("ducking", "depth_db", \.duckingDepthDB, -40...0, "dB", "How far the far end is lowered."),
-        .number("ducking", "attack_ms", \.duckingAttackMilliseconds, 1...1000, "ms", "Time to go all the way down."),
+        .boolean("ducking", "enabled", \.engine.ducking, "Lower speaker_out while near-end voice is detected."),
+        .number("ducking", "depth_db", \.engine.duckingDepthDB, -40...0, "dB", "How far the far end is lowered."),
         .number(
-            "ducking", "release_ms", \.duckingReleaseMilliseconds, 10...5000, "ms", "Time to come all the way back."),
+            "ducking", "attack_ms", \.engine.duckingAttackMilliseconds, 1...1000, "ms", "Time to go all the way down."),
+        .number(
+            "ducking", "release_ms", \.engine.duckingReleaseMilliseconds, 10...5000, "ms",
+            "Time to come all the way back."),
 
-        .number("output", "gain_db", \.outputGainDB, -40...40, "dB", "Gain applied to voice_out after all processing."),
+        .number(
+            "output", "gain_db", \.engine.outputGainDB, -40...40, "dB",
+            "Gain applied to voice_out after all processing."),
     ]
 
+    /// Every key by its full name (`compressor.threshold_dbfs`), for commands.
+    static let keysByFullName = Dictionary(uniqueKeysWithValues: keys.map { ($0.fullName, $0) })
+
     /// The key `name` of `section`, if the schema has one.
-    static func key(section: String, name: String) -> PresetKey? {
-        keys.first { $0.section == section && $0.name == name }
-    }
+    static func key(section: String, name: String) -> PresetKey? { keysByFullName["\(section).\(name)"] }
 
     static func keys(in section: String) -> [PresetKey] { keys.filter { $0.section == section } }
 }

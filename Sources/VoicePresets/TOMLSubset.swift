@@ -49,6 +49,19 @@ struct TOMLValue: Sendable, Equatable {
     var line: Int
 }
 
+extension TOMLValue {
+    /// `text` read as one value of key `name` in `section`, as a preset line's value is read
+    /// (the same grammar and messages); no document is made.
+    init(parsing text: String, section: String, name: String) throws(TOMLSyntaxError) {
+        guard text.unicodeScalars.count <= TOMLDocument.maximumLineLength, !text.contains(where: \.isNewline) else {
+            throw TOMLSyntaxError(
+                line: 1, key: "\(section).\(name)", message: "the value of '\(section).\(name)' must be one line")
+        }
+        var scanner = TOMLLineScanner(line: Substring(text), number: 1, table: section)
+        self = try scanner.loneValue(of: name)
+    }
+}
+
 /// A syntax error: the 1-based line and what was expected there. The caller adds the file name.
 struct TOMLSyntaxError: Error, Sendable, Equatable {
     var line: Int
@@ -188,6 +201,17 @@ private struct TOMLLineScanner {
         position += 1
         try expectEndOfLine(after: "[\(name)]")
         return (name, number)
+    }
+
+    /// The whole line as the value of `key` alone (a `set` command's value): the value, then
+    /// only spaces and an optional comment.
+    mutating func loneValue(of key: String) throws(TOMLSyntaxError) -> TOMLValue {
+        skipSpaces()
+        let start = position
+        let kind = try value(for: key)
+        let text = text(start..<position)
+        try expectEndOfLine(after: "the value of '\(fullKey(key))'", key: key)
+        return TOMLValue(kind: kind, text: text, line: number)
     }
 
     mutating func keyValue() throws(TOMLSyntaxError) -> TOMLEntry {

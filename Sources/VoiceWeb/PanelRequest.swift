@@ -6,8 +6,9 @@ import VoiceControl
 ///
 /// - Realtime: never.
 public enum PanelRequest: Sendable, Equatable {
-    /// Set a preset key (`section.name`) to a value, as `--control`'s `set`.
-    case set(key: String, value: String)
+    /// Set a preset key (`section.name`) to a value, as `--control`'s `set` (the page sends
+    /// its values as words, read by the key's type when the command runs).
+    case set(key: String, value: LiveValue)
     /// Start recording (the `--record` files, else the voice), or stop.
     case record(Bool)
     /// Start recording these taps only (tap names, each once; at most `maximumTaps`).
@@ -49,7 +50,7 @@ public enum PanelRequest: Sendable, Equatable {
         }
         switch object["op"] as? String {
         case "set":
-            return (.set(key: try string("key"), value: try string("value")), id)
+            return (.set(key: try string("key"), value: .word(try string("value"))), id)
         case "record":
             let start = try flag("start")
             guard start, let taps = object["taps"] else { return (.record(start), id) }

@@ -83,7 +83,7 @@ struct Bench: ParsableCommand {
             )
             return
         }
-        let configuration = try PresetLibrary.standard().load(preset).configuration
+        let configuration = try PresetLibrary.standard(pluginHost: nil).load(preset).configuration
         let audio = Scenario(rate: rate, seconds: seconds, driftPPM: driftPpm, speakerDrive: speakerDrive)
         if let runs = worstBlockRuns {
             print(

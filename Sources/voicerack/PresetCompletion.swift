@@ -12,7 +12,7 @@ enum PresetCompletion {
 
     /// The candidates for the word `prefix` typed so far.
     static func candidates(prefix: String) -> [String] {
-        let names = PresetLibrary.standard().names().filter { $0.hasPrefix(prefix) }
+        let names = PresetLibrary.standard(pluginHost: nil).names().filter { $0.hasPrefix(prefix) }
         return names + files(prefix: prefix)
     }
 

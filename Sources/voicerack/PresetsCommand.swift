@@ -20,9 +20,10 @@ struct Presets: ParsableCommand {
             discussion: "Exits 66 (no input) when it finds none, naming the folders it looked in.")
 
         func run() throws {
-            LV2Hosting.install(live: false)
             let searchPath = PresetLibrary.standardSearchPath()
-            let summaries = PresetLibrary(directories: searchPath.map(\.path)).summaries()
+            let summaries = PresetLibrary(
+                directories: searchPath.map(\.path), pluginHost: LV2Hosting.host(live: false)
+            ).summaries()
             guard !summaries.isEmpty else {
                 printError(PresetListing.nothingFound(in: searchPath))
                 throw ExitCode(66)
@@ -46,9 +47,10 @@ struct Presets: ParsableCommand {
         var preset: String
 
         func run() throws {
-            LV2Hosting.install(live: false)
+            let plugins = LV2Hosting.host(live: false)
             do {
-                print(PresetRenderer.toml(try PresetLibrary.standard().load(preset)), terminator: "")
+                let loaded = try PresetLibrary.standard(pluginHost: plugins).load(preset)
+                print(PresetRenderer.toml(loaded, pluginHost: plugins), terminator: "")
             } catch {
                 throw failureExit(reporting: error)
             }
@@ -63,11 +65,11 @@ struct Presets: ParsableCommand {
         var files: [String]
 
         func run() throws {
-            LV2Hosting.install(live: false)
+            let library = PresetLibrary.standard(pluginHost: LV2Hosting.host(live: false))
             var failed = false
             for file in files {
                 do {
-                    let preset = try PresetLibrary.standard().check(file)
+                    let preset = try library.check(file)
                     print("\(file): ok (\(preset.name)\(preset.base.map { ", extends \($0)" } ?? ""))")
                 } catch {
                     printError(error.description)

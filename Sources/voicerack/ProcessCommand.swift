@@ -117,10 +117,11 @@ struct Process: ParsableCommand {
     }
 
     func run() throws {
-        LV2Hosting.install(live: false)
+        let plugins = LV2Hosting.host(live: false)
         do {
-            let loaded = try PresetLibrary.standard().load(preset)
+            let loaded = try PresetLibrary.standard(pluginHost: plugins).load(preset)
             var request = OfflineRequest(micPath: mic, referencePath: ref, outputPath: out)
+            request.pluginHost = plugins
             request.blockSize = block
             request.backingPath = backing
             request.force = force
@@ -135,7 +136,7 @@ struct Process: ParsableCommand {
                 return tap
             }
             // Only with --stream: a preset's stream.url is for run; its other [stream] keys apply.
-            if streaming.stream != nil, let (settings, tap) = streaming.settings(loaded.configuration) {
+            if streaming.stream != nil, let (settings, tap) = streaming.settings(loaded.session) {
                 request.stream = settings
                 request.streamTap = tap
             }
@@ -150,7 +151,7 @@ struct Process: ParsableCommand {
                 configuration.delayMilliseconds = Float(latencyMs)
             }
             let report = try OfflineProcessor.run(
-                request, configuration: configuration, progress: { bar.update($0) })
+                request, configuration: configuration, session: loaded.session, progress: { bar.update($0) })
             bar.finish()
             if !quiet {
                 for note in report.notes + [report.outputNote].compactMap({ $0 }) { printNote(note) }

@@ -286,14 +286,14 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        LV2Hosting.install(live: true)
+        let plugins = LV2Hosting.host(live: true)
         do {
-            let loaded = try PresetLibrary.standard().load(preset)
+            let loaded = try PresetLibrary.standard(pluginHost: plugins).load(preset)
             var recording = LiveRecordingOptions()
             recording.targets = try LiveRecordingOptions.parse(record)
             // --format, else the preset's [recording] format, else each file's extension.
             let chosenFormat =
-                format ?? (loaded.configuration.recordingFormat.isEmpty ? nil : loaded.configuration.recordingFormat)
+                format ?? (loaded.session.recordingFormat.isEmpty ? nil : loaded.session.recordingFormat)
             if let chosenFormat {
                 do { recording.format = try AudioFormat(parsing: chosenFormat) } catch {
                     throw HostError(
@@ -305,7 +305,8 @@ struct Run: ParsableCommand {
             recording.force = force
             var request = LiveRequest(
                 options: JACKDriver.Options(name: name, server: server), configuration: loaded.configuration,
-                presetName: loaded.name)
+                sessionSettings: loaded.session, presetName: loaded.name)
+            request.pluginHost = plugins
             request.autoConnect = !noAutoConnect
             request.pipeWire = try? pipeWire.settings(noAutoConnect: noAutoConnect)
             request.waitForServer = waitForServer
@@ -319,18 +320,18 @@ struct Run: ParsableCommand {
                 request.surfaces.append(Self.webPanel(at: address, preset: loaded.name))
             }
             request.backingPath =
-                backing ?? (loaded.configuration.backingFile.isEmpty ? nil : loaded.configuration.backingFile)
+                backing ?? (loaded.session.backingFile.isEmpty ? nil : loaded.session.backingFile)
             if backingFollowsTransport && request.backingPath == nil {
                 throw HostError(
                     .usage,
                     "--backing-follows-transport: no backing track; give --backing FILE or the preset's backing.file")
             }
             request.backingFollowsTransport = backingFollowsTransport
-            if let (settings, tap) = streaming.settings(loaded.configuration) {
+            if let (settings, tap) = streaming.settings(loaded.session) {
                 request.stream = settings
                 request.streamTap = tap
                 // --stream always starts at once; the preset's section may wait for a signal.
-                request.streamAutostart = streaming.stream != nil || loaded.configuration.streamAutostart
+                request.streamAutostart = streaming.stream != nil || loaded.session.streamAutostart
             }
             if let osc {
                 do {
@@ -361,7 +362,7 @@ extension Run {
     static func webPanel(at address: PanelAddress, preset: String) -> WebSurface {
         WebSurface(
             address: address, preset: preset, restartKeys: PresetEdit.restartKeys(),
-            presets: { PresetLibrary.standard().names() },
+            presets: { PresetLibrary.standard(pluginHost: nil).names() },
             presetFolder: { PresetLibrary.standardSearchPath().first?.path })
     }
 }

@@ -57,8 +57,8 @@ struct StreamArguments: ParsableArguments {
 
     /// The stream to run: the preset's `[stream]` with these flags over it; nil when neither
     /// names a URL.
-    func settings(_ configuration: EngineConfiguration) -> (settings: StreamSettings, tap: Tap)? {
-        guard var s = PresetStream.settings(configuration, url: stream) else { return nil }
+    func settings(_ session: SessionSettings) -> (settings: StreamSettings, tap: Tap)? {
+        guard var s = session.stream(url: stream) else { return nil }
         if let streamFormat { s.format = streamFormat }
         if let streamBitrate { s.bitrateKbps = streamBitrate }
         // A password source given here (a password in --stream's URL too) replaces the preset's.
@@ -68,7 +68,7 @@ struct StreamArguments: ParsableArguments {
             s.passwordFile = streamPasswordFile
         }
         if let streamName { s.name = streamName }
-        let tap = Tap(rawValue: streamTap ?? configuration.streamTap) ?? .voice
+        let tap = Tap(rawValue: streamTap ?? session.streamTap) ?? .voice
         return (s, tap)
     }
 }

@@ -17,7 +17,7 @@ struct BackingRealtimeTests {
     @Test("warm cycles with a backing track do nothing real-time unsafe")
     func backingCyclesAreRealtimeSafe() throws {
         let rate = 48_000, block = 256
-        var configuration = try PresetLibrary.standard().load("karaoke").configuration
+        var configuration = try PresetLibrary.standard(pluginHost: nil).load("karaoke").configuration
         configuration.ducking = true
         let rig = try CycleRig(configuration: configuration, rate: rate, block: block, referenceChannels: 2)
         let source = UnsafeMutablePointer<BackingSource>.allocate(capacity: 1)

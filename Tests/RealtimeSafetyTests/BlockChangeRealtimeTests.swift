@@ -16,7 +16,7 @@ struct BlockChangeRealtimeTests {
         "1024-frame cycles through a 64-frame engine (every effect, monitor, ducking, every tap): nothing real-time unsafe, the voice and speakers equal sixteen 64-frame cycles sample for sample"
     )
     func largerCyclesInPieces() throws {
-        var configuration = try PresetLibrary.standard().load("echo-cancel").configuration
+        var configuration = try PresetLibrary.standard(pluginHost: nil).load("echo-cancel").configuration
         configuration.effectOrder = EffectKind.allCases
         configuration.monitor = true
         configuration.ducking = true

@@ -24,10 +24,11 @@ final class CycleRig {
     /// nil), which the rig creates and removes when it goes.
     init(
         configuration: EngineConfiguration, rate: Int, block: Int, referenceChannels: Int, cycleFrames: Int? = nil,
-        folder: String? = nil
+        folder: String? = nil, pluginHost: (any PluginHost)? = nil
     ) throws {
         host = try CycleHost(
-            configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels)
+            configuration: configuration, sampleRate: rate, blockSize: block, referenceChannels: referenceChannels,
+            pluginHost: pluginHost)
         self.block = block
         let frames = cycleFrames ?? block
         self.frames = frames

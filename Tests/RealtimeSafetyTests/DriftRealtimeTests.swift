@@ -28,7 +28,7 @@ struct DriftRealtimeTests {
 
     @Test("warm cycles that engage and follow 300 ppm of drift do nothing real-time unsafe")
     func driftCyclesAreRealtimeSafe() throws {
-        let configuration = try PresetLibrary.standard().load("echo-cancel").configuration
+        let configuration = try PresetLibrary.standard(pluginHost: nil).load("echo-cancel").configuration
         #expect(configuration.driftCompensation)
         let rate = 48_000, block = 256
         let rig = try CycleRig(configuration: configuration, rate: rate, block: block, referenceChannels: 1)

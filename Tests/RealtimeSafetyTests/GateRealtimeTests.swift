@@ -18,7 +18,7 @@ struct GateRealtimeTests {
     static let block = 256
 
     func rig(_ preset: String = "echo-cancel", folder: String? = nil) throws -> CycleRig {
-        let configuration = try PresetLibrary.standard().load(preset).configuration
+        let configuration = try PresetLibrary.standard(pluginHost: nil).load(preset).configuration
         return try CycleRig(
             configuration: configuration, rate: Self.rate, block: Self.block, referenceChannels: 2, folder: folder)
     }

@@ -62,8 +62,8 @@ struct RenderCycleRealtimeTests {
             ("podcast-lv2", 256, 1),
         ])
     func warmCyclesAreRealtimeSafe(preset: String, block: Int, referenceChannels: Int) throws {
-        PluginHosting.install(LV2PluginHost(path: "/usr/lib/lv2", worker: .threaded))
-        var configuration = try PresetLibrary.standard().load(
+        let plugins = LV2PluginHost(path: "/usr/lib/lv2", worker: .threaded)
+        var configuration = try PresetLibrary.standard(pluginHost: plugins).load(
             preset.replacingOccurrences(of: "+every-effect", with: "")
         ).configuration
         if preset.hasSuffix("+every-effect") {
@@ -83,7 +83,8 @@ struct RenderCycleRealtimeTests {
                 == (preset.hasPrefix("echo-cancel") && preset != "echo-cancel-speexdsp"))
         let rate = 48_000
         let rig = try CycleRig(
-            configuration: configuration, rate: rate, block: block, referenceChannels: referenceChannels)
+            configuration: configuration, rate: rate, block: block, referenceChannels: referenceChannels,
+            pluginHost: plugins)
         if preset.hasSuffix("+every-effect") { try rig.record(Tap.allCases) }
         let seconds = 9  // the far end pauses in seconds 3 and 7: the jump at 4.5 s has 2.5 s of talk after it
         let n = rate * seconds

@@ -13,7 +13,7 @@ import VoiceTestSupport
 struct SpeakerCurveRealtimeTests {
     @Test("warm cycles that learn and apply a clipping loudspeaker's curve do nothing real-time unsafe")
     func curveCyclesAreRealtimeSafe() throws {
-        let configuration = try PresetLibrary.standard().load("echo-cancel").configuration
+        let configuration = try PresetLibrary.standard(pluginHost: nil).load("echo-cancel").configuration
         #expect(configuration.speakerCurve)
         #expect(configuration.clippingCoherenceSuppression > configuration.coherenceSuppression)
         let rate = 48_000, block = 256

@@ -77,7 +77,7 @@ import VoiceControl
         let hub = ControlHub()
         let answers = Mutex<[String]>([])
         func set(_ key: String, _ value: String, surface: String = "web") {
-            hub.submit(.set(key: key, value: value), from: surface) { reply in
+            hub.submit(.set(key: key, value: .word(value)), from: surface) { reply in
                 answers.withLock { $0.append("\(value): \(reply.lines[0])") }
             }
         }

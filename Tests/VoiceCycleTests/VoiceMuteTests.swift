@@ -16,7 +16,7 @@ struct VoiceMuteTests {
     static func run(
         preset: String, mic: [Float], far: [Float], muteAt: Int?
     ) throws -> (voice: [Float], firstEventBlock: Int?, events: Int) {
-        let configuration = try PresetLibrary.standard().load(preset).configuration
+        let configuration = try PresetLibrary.standard(pluginHost: nil).load(preset).configuration
         let host = try CycleHost(configuration: configuration, sampleRate: rate, blockSize: block)
         let out = (0..<5).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: block) }
         defer { out.forEach { $0.deallocate() } }

@@ -79,14 +79,11 @@ struct PluginChainTests {
 
     @Test("a plugin's latency adds to the engine's and is compensated offline; messages reach its port by name")
     func latencyAndControl() throws {
-        try PluginHosting.withHost(Host(delay: 77)) { try latencyAndControlWithHost() }
-    }
-
-    func latencyAndControlWithHost() throws {
         let releasedBefore = Self.released.load(ordering: .relaxed)
         do {
             let engine = try VoiceEngine(
-                configuration: Self.configuration(gainDB: -6), sampleRate: 48_000, blockSize: 256)
+                configuration: Self.configuration(gainDB: -6), sampleRate: 48_000, blockSize: 256,
+                pluginHost: Host(delay: 77))
             #expect(engine.latency == 77 + 240, "the plugin's 77 samples and the limiter's 5 ms look-ahead")
             #expect(engine.notes == ["test plugin"])
             let quiet = Signals.whiteNoise(count: 48_000, rms: 0.01, seed: 3)
@@ -102,27 +99,22 @@ struct PluginChainTests {
         #expect(Self.released.load(ordering: .relaxed) == releasedBefore + 1, "the engine released its plugin")
     }
 
-    @Test("no host installed, an unknown plugin or a chain naming no section: the engine is not built")
+    @Test("no host passed, an unknown plugin or a chain naming no section: the engine is not built")
     func refusals() throws {
-        PluginHosting.withHost(nil) {
-            #expect(throws: EngineError.self) {
-                try VoiceEngine(configuration: Self.configuration(gainDB: 0), sampleRate: 48_000, blockSize: 256)
-            }
+        let none = #expect(throws: EngineError.self) {
+            try VoiceEngine(configuration: Self.configuration(gainDB: 0), sampleRate: 48_000, blockSize: 256)
         }
-        try PluginHosting.withHost(Host(delay: 8)) { try refusalsWithHost() }
-    }
-
-    func refusalsWithHost() throws {
+        #expect(none?.description.contains("needs LV2 hosting") == true)
         var unknown = Self.configuration(gainDB: 0)
         unknown.plugins["dg"]?.uri = "urn:test:nothing"
         let e = #expect(throws: EngineError.self) {
-            try VoiceEngine(configuration: unknown, sampleRate: 48_000, blockSize: 256)
+            try VoiceEngine(configuration: unknown, sampleRate: 48_000, blockSize: 256, pluginHost: Host(delay: 8))
         }
         #expect(e?.description == "no plugin 'urn:test:nothing'")
         var missing = Self.configuration(gainDB: 0)
         missing.plugins = [:]
         let m = #expect(throws: EngineError.self) {
-            try VoiceEngine(configuration: missing, sampleRate: 48_000, blockSize: 256)
+            try VoiceEngine(configuration: missing, sampleRate: 48_000, blockSize: 256, pluginHost: Host(delay: 8))
         }
         #expect(m?.description.contains("no [dg] section") == true)
     }
@@ -138,18 +130,14 @@ struct PluginChainTests {
             "u605430": PluginUnitSettings(uri: "urn:test:delay-gain"),
         ]
         let releasedBefore = Self.released.load(ordering: .relaxed)
-        let e = PluginHosting.withHost(Host(delay: 8)) {
-            #expect(throws: EngineError.self) {
-                try VoiceEngine(configuration: clashing, sampleRate: 48_000, blockSize: 256)
-            }
+        let e = #expect(throws: EngineError.self) {
+            try VoiceEngine(configuration: clashing, sampleRate: 48_000, blockSize: 256, pluginHost: Host(delay: 8))
         }
         #expect(e?.description.contains("'u31992.gain' and 'u605430.gain'") == true, "\(String(describing: e))")
         #expect(Self.released.load(ordering: .relaxed) == releasedBefore + 2, "both plugins released")
         // Renamed, the same chain builds.
         clashing.chain = [.plugin("u31992"), .plugin("u605431")]
         clashing.plugins["u605431"] = clashing.plugins.removeValue(forKey: "u605430")
-        try PluginHosting.withHost(Host(delay: 8)) {
-            _ = try VoiceEngine(configuration: clashing, sampleRate: 48_000, blockSize: 256)
-        }
+        _ = try VoiceEngine(configuration: clashing, sampleRate: 48_000, blockSize: 256, pluginHost: Host(delay: 8))
     }
 }

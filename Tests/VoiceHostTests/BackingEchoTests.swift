@@ -3,6 +3,7 @@ import Testing
 import VoiceEngine
 import VoiceFiles
 import VoiceRecorder
+import VoiceSession
 import VoiceTestSupport
 
 @testable import VoiceHost
@@ -26,9 +27,15 @@ struct BackingEchoTests {
         c.noiseSuppressDB = -12
         c.echoSuppressDB = -40
         c.echoSuppressActiveDB = -6
-        c.backingLevelDB = -6
         return c
     }
+
+    /// The track at -6 dB on the speakers.
+    static let backingAtMinus6: SessionSettings = {
+        var s = SessionSettings()
+        s.backingLevelDB = -6
+        return s
+    }()
 
     @Test("a backing track's echo through a room is cancelled within 2 dB of the same signal as --ref")
     func backingEchoIsCancelledLikeAFarEnd() throws {
@@ -50,10 +57,11 @@ struct BackingEchoTests {
 
         var asFarEnd = OfflineRequest(micPath: micPath, referencePath: farPath, outputPath: folder.file("far-out.wav"))
         asFarEnd.blockSize = 256
-        let farReport = try OfflineProcessor.run(asFarEnd, configuration: Self.canceller)
+        let farReport = try OfflineProcessor.run(asFarEnd, configuration: Self.canceller, session: Self.backingAtMinus6)
         var asBacking = OfflineRequest(micPath: micPath, referencePath: nil, outputPath: folder.file("backing-out.wav"))
         asBacking.backingPath = songPath
-        let backingReport = try OfflineProcessor.run(asBacking, configuration: Self.canceller)
+        let backingReport = try OfflineProcessor.run(
+            asBacking, configuration: Self.canceller, session: Self.backingAtMinus6)
 
         let tail = (n * 6 / 10)..<n
         let farOut = try AudioFileContents.read(asFarEnd.outputPath).channels[0]
@@ -83,7 +91,7 @@ struct BackingEchoTests {
             micPath: micPath, referencePath: try BackingFiles.wav(folder.file("far.wav"), [far], rate: rate),
             outputPath: folder.file("out.wav"))
         request.backingPath = songPath
-        _ = try OfflineProcessor.run(request, configuration: Self.canceller)
+        _ = try OfflineProcessor.run(request, configuration: Self.canceller, session: Self.backingAtMinus6)
         let out = try AudioFileContents.read(request.outputPath).channels[0]
         let erle = Measure.ratioDB(mic, out, (n * 6 / 10)..<n)
         print(String(format: "far end + backing ERLE %.1f dB", erle))
@@ -105,13 +113,14 @@ struct BackingEchoTests {
             ], rate: rate)
         var c = EngineConfiguration()  // no canceller: the voice is the mic, at the output gain
         c.outputGainDB = -2
-        c.backingLevelDB = -4
-        c.karaokeVoiceDB = -3
-        c.karaokeBackingDB = -6
+        var session = SessionSettings()
+        session.backingLevelDB = -4
+        session.karaokeVoiceDB = -3
+        session.karaokeBackingDB = -6
         var request = OfflineRequest(micPath: micPath, referencePath: nil, outputPath: folder.file("voice.wav"))
         request.backingPath = songPath
         request.taps = [(.karaoke, folder.file("karaoke.wav"))]
-        _ = try OfflineProcessor.run(request, configuration: c)
+        _ = try OfflineProcessor.run(request, configuration: c, session: session)
         let voice = try AudioFileContents.read(request.outputPath).channels[0]
         let tap = try AudioFileContents.read(folder.file("karaoke.wav"))
         #expect(tap.channels.count == 2 && tap.frames == n)

@@ -1,4 +1,5 @@
 import Testing
+import VoiceCycle
 
 @testable import VoiceHost
 @testable import VoiceJACK

@@ -10,19 +10,20 @@ import VoiceControl
         OSCAddressSpace.route(OSCMessage(path, arguments))
     }
 
+    /// Typed arguments stay typed (an `f` is a number, `T` a switch); strings are words.
     @Test func everyAddressMapsToItsCommand() {
         #expect(
             route("/voicerack/set", [.string("monitor.master_db"), .float(-6)])
-                == .command(.set(key: "monitor.master_db", value: "-6")))
+                == .command(.set(key: "monitor.master_db", value: .number(-6))))
         #expect(
             route("/voicerack/set", [.string("output.gain_db"), .float(-7.5)])
-                == .command(.set(key: "output.gain_db", value: "-7.5")))
+                == .command(.set(key: "output.gain_db", value: .number(-7.5))))
         #expect(
             route("/voicerack/set", [.string("monitor.source"), .string("processed")])
                 == .command(.set(key: "monitor.source", value: "processed")))
         #expect(
             route("/voicerack/set", [.string("ducking.enabled"), .true])
-                == .command(.set(key: "ducking.enabled", value: "true")))
+                == .command(.set(key: "ducking.enabled", value: .boolean(true))))
         #expect(route("/voicerack/get", [.string("output.gain_db")]) == .command(.get(key: "output.gain_db")))
         #expect(route("/voicerack/show") == .command(.show))
         #expect(route("/voicerack/record/start") == .command(.record(true)))
@@ -36,7 +37,9 @@ import VoiceControl
         #expect(route("/voicerack/backing/play") == .command(.backing(.play)))
         #expect(route("/voicerack/backing/pause") == .command(.backing(.pause)))
         #expect(route("/voicerack/backing/toggle") == .command(.backing(.toggle)))
-        #expect(route("/voicerack/backing/level", [.int(-12)]) == .command(.set(key: "backing.level_db", value: "-12")))
+        #expect(
+            route("/voicerack/backing/level", [.int(-12)])
+                == .command(.set(key: "backing.level_db", value: .number(-12))))
         #expect(route("/voicerack/monitor/unmute") == .command(.unmuteMonitor))
         #expect(route("/voicerack/voice/mute", [.int(1)]) == .command(.muteVoice(true)))
         #expect(route("/voicerack/voice/mute", [.false]) == .command(.muteVoice(false)))

@@ -9,11 +9,11 @@ struct JACKKeyTests {
     func autoConnect() throws {
         let temporary = try TemporaryPresets()
         try temporary.write("plain", "description = \"plain\"\n")
-        #expect(try temporary.library.load("plain").configuration.autoConnect)
+        #expect(try temporary.library.load("plain").session.autoConnect)
         try temporary.write("patched", "[jack]\nauto_connect = false\n")
-        #expect(try !temporary.library.load("patched").configuration.autoConnect)
+        #expect(try !temporary.library.load("patched").session.autoConnect)
         try temporary.write("child", "base = \"patched\"\n")
-        #expect(try !temporary.library.load("child").configuration.autoConnect)
+        #expect(try !temporary.library.load("child").session.autoConnect)
         try temporary.write("bad", "[jack]\nauto_connect = \"no\"\n")
         let e = #expect(throws: PresetError.self) { try temporary.library.load("bad") }
         #expect(

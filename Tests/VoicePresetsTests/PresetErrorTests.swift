@@ -229,7 +229,7 @@ struct RecordingFormatKeyTests {
     func format() throws {
         let temporary = try TemporaryPresets()
         try temporary.write("ok", "[recording]\nformat = \"flac:pcm24\"\n")
-        #expect(try temporary.library.load("ok").configuration.recordingFormat == "flac:pcm24")
+        #expect(try temporary.library.load("ok").session.recordingFormat == "flac:pcm24")
         try temporary.write("bad", "[recording]\nformat = \"wav:pcm12\"\n")
         let e = #expect(throws: PresetError.self) { try temporary.library.load("bad") }
         #expect(

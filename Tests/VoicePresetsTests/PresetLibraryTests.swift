@@ -65,7 +65,7 @@ import VoiceEngine
         #expect(names == names.sorted())
         #expect(Set(names).count == names.count)
         #expect(names.contains("zeta") && names.contains("podcast") && !names.contains("notes"))
-        #expect(PresetLibrary(directories: ["/nonexistent/voicerack"]).names().isEmpty)
+        #expect(PresetLibrary(directories: ["/nonexistent/voicerack"], pluginHost: lv2Host).names().isEmpty)
     }
 
     @Test func emptyPresetIsTheDefaults() throws {
@@ -100,6 +100,7 @@ import VoiceEngine
 
     @Test func standardFindsTheShippedPresets() {
         // The test runner lives under the scratch path inside the repository, like .build/debug/voicerack.
-        #expect(Set(["echo-cancel", "podcast", "raw"]).isSubset(of: PresetLibrary.standard().names()))
+        #expect(
+            Set(["echo-cancel", "podcast", "raw"]).isSubset(of: PresetLibrary.standard(pluginHost: lv2Host).names()))
     }
 }

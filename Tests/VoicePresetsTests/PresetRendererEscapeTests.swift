@@ -16,8 +16,8 @@ import VoiceTestSupport
         let preset = Preset(
             name: "x\ntouch \(marker)-name",
             description: "$(touch \(marker)-description) `touch \(marker)-backtick`",
-            source: "/tmp/a\ntouch \(marker)-source\n#", base: nil, configuration: EngineConfiguration())
-        let text = PresetRenderer.toml(preset)
+            source: "/tmp/a\ntouch \(marker)-source\n#", base: nil, settings: PresetSettings())
+        let text = PresetRenderer.toml(preset, pluginHost: lv2Host)
         let path = try temporary.write("saved", text)
         // Each line on its own, so an error on one (`description: command not found`) stops nothing.
         let shell = try CommandRunner.run(
@@ -30,7 +30,7 @@ import VoiceTestSupport
             text.split(separator: "\n").allSatisfy {
                 $0.isEmpty || $0.hasPrefix("#") || $0.contains(" = ") || $0.hasPrefix("[")
             })
-        let reread = try PresetLibrary(directories: []).check(path)
+        let reread = try PresetLibrary(directories: [], pluginHost: lv2Host).check(path)
         #expect(reread.description == preset.description)
     }
 }

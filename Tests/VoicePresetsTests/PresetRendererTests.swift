@@ -5,13 +5,13 @@ import VoiceEngine
 
 /// `presets show`: every key, a comment per key, and the text reads back to the same configuration.
 @Suite struct PresetRendererTests {
-    let library = PresetLibrary(directories: [shippedPresetsDirectory()])
+    let library = PresetLibrary(directories: [shippedPresetsDirectory()], pluginHost: lv2Host)
 
     @Test(arguments: ["echo-cancel", "podcast", "raw"])
     func roundTripsShippedPresets(name: String) throws {
         let preset = try library.load(name)
         let temporary = try TemporaryPresets()
-        let path = try temporary.write("rendered", PresetRenderer.toml(preset))
+        let path = try temporary.write("rendered", PresetRenderer.toml(preset, pluginHost: lv2Host))
         let reread = try library.check(path)
         #expect(reread.configuration == preset.configuration)
         #expect(reread.description == preset.description)
@@ -26,9 +26,9 @@ import VoiceEngine
         configuration.delayMode = .fixed
         let preset = Preset(
             name: "odd", description: "quote \" backslash \\ newline \n tab \t bell \u{7}", source: "memory",
-            base: "raw", configuration: configuration)
+            base: "raw", settings: PresetSettings(engine: configuration))
         let temporary = try TemporaryPresets()
-        let path = try temporary.write("odd", PresetRenderer.toml(preset))
+        let path = try temporary.write("odd", PresetRenderer.toml(preset, pluginHost: lv2Host))
         let reread = try library.check(path)
         #expect(reread.configuration == configuration)
         #expect(reread.description == preset.description)
@@ -36,10 +36,10 @@ import VoiceEngine
     }
 
     @Test func listsEveryKeyWithItsRange() throws {
-        let text = PresetRenderer.toml(try library.load("echo-cancel"))
+        let text = PresetRenderer.toml(try library.load("echo-cancel"), pluginHost: lv2Host)
         for key in PresetSchema.keys
-        where PresetRenderer.shows(section: key.section, try library.load("echo-cancel").configuration) {
-            #expect(text.contains("\(key.name) = \(key.tomlValue(in: try library.load("echo-cancel").configuration))"))
+        where PresetRenderer.shows(section: key.section, try library.load("echo-cancel").settings) {
+            #expect(text.contains("\(key.name) = \(key.tomlValue(in: try library.load("echo-cancel").settings))"))
             #expect(text.contains("# \(key.allowed). \(key.help)"))
         }
         #expect(text.contains("[echo_canceller]\n"))

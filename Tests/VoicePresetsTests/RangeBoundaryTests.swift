@@ -1,4 +1,5 @@
 import Testing
+import VoiceControl
 import VoiceEngine
 
 @testable import VoicePresets
@@ -19,11 +20,17 @@ import VoiceEngine
         "[\(key.section)]\n\(key.name) = \(text)\n"
     }
 
-    /// True when a preset line and a `set` command both accept `text` for `key`.
+    /// Whether a preset line and a `set` command accept `text` for `key`; `set` is tried as
+    /// typed (`--control`) and as the 32-bit float an OSC `f` carries, which must agree.
     static func accepted(_ key: PresetKey, _ text: String) -> (preset: Bool, set: Bool) {
-        let preset = (try? PresetDefinition(path: "boundary.toml", text: Self.preset(key, text))) != nil
-        let set = (try? PresetEdit.setting(key.fullName, text, in: EngineConfiguration())) != nil
-        return (preset, set)
+        let preset =
+            (try? PresetDefinition(path: "boundary.toml", text: Self.preset(key, text), pluginHost: lv2Host)) != nil
+        func sets(_ value: LiveValue) -> Bool {
+            (try? PresetEdit.setting(key.fullName, value, in: PresetSettings(), pluginHost: lv2Host)) != nil
+        }
+        let typed = sets(.word(text))
+        #expect(Double(text).map { sets(.number(Double(Float($0)))) } == typed, "set \(key.fullName) \(text) as OSC f")
+        return (preset, typed)
     }
 
     @Test func everyUnitParameterHasAKey() {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VoiceEngine
-import VoiceStream
+import VoiceSession
 
 @testable import VoicePresets
 
@@ -26,25 +26,25 @@ import VoiceStream
             password_file = "secrets/pass"
             autostart = false
             """)
-        let c = try temporary.library.load(path).configuration
+        let c = try temporary.library.load(path).session
         #expect(c.streamURL == "icecast://source@radio.example:8000/show.mp3")
         #expect(c.streamTap == "karaoke" && c.streamAutostart == false)
         #expect(c.streamPasswordFile == temporary.directory + "/secrets/pass")
-        let s = try #require(PresetStream.settings(c))
+        let s = try #require(c.stream())
         #expect(s.format == nil && s.bitrateKbps == 192 && s.channels == 2)
         #expect(s.name == "The show" && s.description == "Live" && s.genre == "Talk")
         #expect(s.passwordFile == temporary.directory + "/secrets/pass" && s.passwordEnv == nil)
         // --stream URL replaces the preset's URL and keeps the rest.
-        #expect(PresetStream.settings(c, url: "icecast://h/x.ogg")?.bitrateKbps == 192)
+        #expect(c.stream(url: "icecast://h/x.ogg")?.bitrateKbps == 192)
         // No URL anywhere: no stream.
-        #expect(PresetStream.settings(EngineConfiguration()) == nil)
+        #expect(SessionSettings().stream() == nil)
         // presets show renders the section back, and it reads back the same.
-        let rendered = PresetRenderer.toml(try temporary.library.load(path))
+        let rendered = PresetRenderer.toml(try temporary.library.load(path), pluginHost: lv2Host)
         #expect(rendered.contains("[stream]"))
         let again = try temporary.write("again", rendered)
-        #expect(try temporary.library.load(again).configuration == c)
+        #expect(try temporary.library.load(again).session == c)
         // A preset without a stream does not show an empty section.
-        #expect(!PresetRenderer.toml(try temporary.library.load("raw")).contains("[stream]"))
+        #expect(!PresetRenderer.toml(try temporary.library.load("raw"), pluginHost: lv2Host).contains("[stream]"))
     }
 
     @Test(

@@ -5,16 +5,14 @@ import VoiceLV2
 
 @testable import VoicePresets
 
+/// The plugin host the tests' preset libraries are given: the shipped presets include
+/// podcast-lv2, whose LV2 units are checked through it, in the system's LV2 folder, where
+/// scripts/install-deps.sh installs the plugins it uses.
+let lv2Host: any PluginHost = LV2PluginHost(path: "/usr/lib/lv2", worker: .synchronous)
+
 /// The repository's `presets/` directory, found by walking up from this file to `Package.swift`.
-/// The shipped presets include podcast-lv2, whose LV2 units are checked through a plugin host:
-/// the system's LV2 folder, where scripts/install-deps.sh installs the plugins it uses.
-let lv2HostingInstalled: Bool = {
-    PluginHosting.install(LV2PluginHost(path: "/usr/lib/lv2", worker: .synchronous))
-    return true
-}()
 
 func shippedPresetsDirectory(file: String = #filePath) -> String {
-    precondition(lv2HostingInstalled)
     var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
     while directory.path != "/" {
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
@@ -48,7 +46,9 @@ final class TemporaryPresets {
     }
 
     /// A library of this directory (user presets) followed by the shipped presets.
-    var library: PresetLibrary { PresetLibrary(directories: [directory, shippedPresetsDirectory()]) }
+    var library: PresetLibrary {
+        PresetLibrary(directories: [directory, shippedPresetsDirectory()], pluginHost: lv2Host)
+    }
 }
 
 /// Runs `body`, expecting a `PresetError`; records an issue and returns nil when none is thrown.

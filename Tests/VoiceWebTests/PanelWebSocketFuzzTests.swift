@@ -97,7 +97,8 @@ import VoiceWeb
                 && value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
         }
         switch request {
-        case .set(let key, let value): return text(key) && text(value)
+        case .set(let key, .word(let value)): return text(key) && text(value)
+        case .set: return false  // the page's values are words
         case .loadPreset(let name), .savePreset(let name): return PanelRequest.isName(name)
         case .recordTaps(let taps):
             return (1...PanelRequest.maximumTaps).contains(taps.count)

@@ -36,7 +36,7 @@ extension CycleHost {
         wanted.effectValues = new.effectValues
         let fresh = try VoiceEngine(
             configuration: wanted, sampleRate: sampleRate, blockSize: plan.blockSize,
-            referenceChannels: referenceChannels)
+            referenceChannels: referenceChannels, pluginHost: pluginHost)
         try engine.withLock { (current) throws(EngineError) in
             guard exchangeToken(cycle.pointee.engineSlot, from: current.engine.state, to: fresh.state) else {
                 throw EngineError.plugin(PluginError("the process thread kept the engine; the chain was not changed"))

@@ -33,6 +33,8 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
     public let sampleRate: Int
     /// Far-end channels the engine takes (2 live; the reference file's offline).
     public let referenceChannels: Int
+    /// What makes the chain's plugin units (nil: none).
+    public let pluginHost: (any PluginHost)?
     public let cycle: UnsafeMutablePointer<CycleState>
     let engine: Mutex<OwnedEngine>
     /// The route set last installed in `cycle.routeSlot` (main thread only). Freed by whoever
@@ -50,19 +52,21 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
     /// Swap in a fresh engine when the driver starts freewheeling (`freewheelChanged`).
     let freshEngineOnFreewheel = Atomic<Bool>(false)
 
-    /// Builds the engine for `blockSize`-frame cycles. - Realtime: never.
+    /// Builds the engine for `blockSize`-frame cycles; the karaoke tap mixes the voice and the
+    /// backing at `karaokeDB` (the session's `[recording]` levels, dB). `pluginHost` makes the
+    /// chain's plugin units, in this engine and every one built after it. - Realtime: never.
     public init(
-        configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int = 2
+        configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int = 2,
+        karaokeDB: (voice: Float, backing: Float) = (0, 0), pluginHost: (any PluginHost)? = nil
     ) throws(EngineError) {
         self.sampleRate = sampleRate
         self.referenceChannels = referenceChannels
+        self.pluginHost = pluginHost
         let built = try VoiceEngine(
             configuration: configuration, sampleRate: sampleRate, blockSize: blockSize,
-            referenceChannels: referenceChannels)
+            referenceChannels: referenceChannels, pluginHost: pluginHost)
         engine = Mutex(OwnedEngine(built))
-        karaokeGains = (
-            Decibels.amplitude(configuration.karaokeVoiceDB), Decibels.amplitude(configuration.karaokeBackingDB)
-        )
+        karaokeGains = (Decibels.amplitude(karaokeDB.voice), Decibels.amplitude(karaokeDB.backing))
         routes = .allocate(capacity: 1)
         routes.initialize(to: TapRoutes([]))
         cycle = .allocate(capacity: 1)

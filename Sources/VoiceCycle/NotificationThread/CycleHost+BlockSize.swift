@@ -49,8 +49,9 @@ extension CycleHost {
         let fresh: VoiceEngine
         do {
             fresh = try VoiceEngine(
-                configuration: built, sampleRate: sampleRate, blockSize: blockSize, referenceChannels: referenceChannels
-            )
+                configuration: built, sampleRate: sampleRate, blockSize: blockSize,
+                referenceChannels: referenceChannels,
+                pluginHost: pluginHost)
         } catch {
             blockSizeProblem.withLock { $0 = "buffer size \(blockSize): \(error.description); voice_out is silent" }
             return

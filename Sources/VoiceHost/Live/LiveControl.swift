@@ -3,6 +3,7 @@ import VoiceControl
 import VoiceCycle
 import VoiceEngine
 import VoicePresets
+import VoiceSession
 
 /// The engine's share of live control: `set`, `get`, `show`, `load`, monitor unmute, voice mute
 /// and the stream, for every surface (`--control` text, OSC, the web panel), and preset reloads
@@ -19,6 +20,9 @@ import VoicePresets
 /// - Realtime: never; main thread.
 struct LiveControl {
     let host: CycleHost
+    /// The session's settings as running: the backing track's level changes live, the rest is
+    /// what the session started with (a change to it needs a restart).
+    var session: SessionSettings
     /// The `--preset` argument (name or path), re-read on SIGHUP; `load` replaces it.
     var preset: String
     /// The playing backing track, whose level `backing.level_db` sets.
@@ -27,6 +31,9 @@ struct LiveControl {
     let recorder: LiveRecorder
     let streaming: LiveStreaming?
 
+    /// Every key as running: the engine's live configuration and the session's settings.
+    var running: PresetSettings { PresetSettings(engine: host.liveConfiguration, session: session) }
+
     /// Runs the engine's commands; nil for the session's own (recording, backing, status, help).
     mutating func run(_ command: LiveCommand) -> LiveReply? {
         switch command {
@@ -34,14 +41,15 @@ struct LiveControl {
             return set(key, value)
         case .get(let key):
             do {
-                let found = try PresetEdit.liveKey(key, in: host.liveConfiguration)
+                let found = try PresetEdit.liveKey(key, in: running, pluginHost: host.pluginHost)
                 return LiveReply(lines: ["\(found.key) = \(found.value)   (\(found.allowed))"], keys: [found])
             } catch {
                 return .failure("get: \(error.message)")
             }
         case .show:
-            let configuration = host.liveConfiguration
-            return LiveReply(lines: PresetEdit.listing(configuration), keys: PresetEdit.liveKeys(configuration))
+            let settings = running
+            return LiveReply(
+                lines: PresetEdit.listing(settings, pluginHost: host.pluginHost), keys: PresetEdit.liveKeys(settings))
         case .unmuteMonitor:
             host.rearmFeedbackGuard()
             return LiveReply(lines: ["monitor unmuted; the feedback guard watches again"])
@@ -68,23 +76,23 @@ struct LiveControl {
     }
 
     /// `set KEY VALUE`.
-    private func set(_ key: String, _ value: String) -> LiveReply {
-        let running = host.liveConfiguration
-        let wanted: EngineConfiguration
+    private mutating func set(_ key: String, _ value: LiveValue) -> LiveReply {
+        let before = running
+        let wanted: PresetSettings
         do {
-            wanted = try PresetEdit.setting(key, value, in: running)
+            wanted = try PresetEdit.setting(key, value, in: before, pluginHost: host.pluginHost)
         } catch {
             return .failure("set: \(error.message)")
         }
-        guard wanted != running else { return LiveReply(lines: ["\(key) is already \(value)"]) }
-        if running.chainDiffers(from: wanted) {
+        guard wanted != before else { return LiveReply(lines: ["\(key) is already \(value)"]) }
+        if before.engine.chainDiffers(from: wanted.engine) {
             // chain.order: a new chain, built here and swapped in.
-            do { try host.rebuildChain(for: wanted) } catch { return .failure("set: \(error.description)") }
+            do { try host.rebuildChain(for: wanted.engine) } catch { return .failure("set: \(error.description)") }
             return LiveReply(lines: ["\(key) = \(value) (chain rebuilt)"] + host.engineNotes)
         }
-        let result = host.applyLive(wanted)
-        followBackingLevel(from: running, to: result.reached)
-        if result.needsRestart {
+        let result = host.applyLive(wanted.engine)
+        let sessionRestart = followSession(wanted.session)
+        if result.needsRestart || sessionRestart {
             return .failure("\(key) = \(value) needs a restart (it changes what the engine is built with); not applied")
         }
         if result.dropped > 0 { return .failure("\(key): the engine's message queue was full; try again") }
@@ -106,9 +114,9 @@ struct LiveControl {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let preset = Preset(
             name: name, description: "Saved by voicerack from \(preset) with its live changes.", source: preset,
-            base: nil, configuration: host.configurationToSave)
+            base: nil, settings: PresetSettings(engine: host.configurationToSave, session: session))
         do {
-            try PresetFileWriter.write(PresetRenderer.toml(preset), to: path)
+            try PresetFileWriter.write(PresetRenderer.toml(preset, pluginHost: host.pluginHost), to: path)
         } catch {
             return .failure("save: \(error.message)")
         }
@@ -117,23 +125,22 @@ struct LiveControl {
 
     /// SIGHUP: re-reads the preset, sends every live change, reports what needs a restart, and
     /// unmutes the monitor if the feedback guard had muted it.
-    func reload() -> LiveReply { load(preset, saying: "SIGHUP: reloaded") }
+    mutating func reload() -> LiveReply { load(preset, saying: "SIGHUP: reloaded") }
 
     /// Loads `name` (a preset name or path) and applies its live keys; `saying` opens the lines.
-    private func load(_ name: String, saying: String, remote: Bool = false) -> LiveReply {
+    private mutating func load(_ name: String, saying: String, remote: Bool = false) -> LiveReply {
         let what = saying.hasPrefix("SIGHUP") ? "SIGHUP" : "load"
         let loaded: Preset
         do {
-            loaded = try PresetLibrary.standard().load(name)
+            loaded = try PresetLibrary.standard(pluginHost: host.pluginHost).load(name)
         } catch {
             return .failure("\(what): \(remote ? error.withoutContents : error.description); keeping the running setup")
         }
-        var running = host.liveConfiguration
-        let changed = PresetEdit.changedKeys(from: running, to: loaded.configuration)
+        let changed = PresetEdit.changedKeys(from: running, to: loaded.settings)
         host.rearmFeedbackGuard()
         guard !changed.isEmpty else { return LiveReply(lines: ["\(saying) \(loaded.source): no changes"]) }
         var rebuilt: [String] = []
-        if running.chainDiffers(from: loaded.configuration) {
+        if host.liveConfiguration.chainDiffers(from: loaded.configuration) {
             // A new chain (units, order, LV2 plugins or states): built here and swapped in.
             do {
                 try host.rebuildChain(for: loaded.configuration)
@@ -142,14 +149,13 @@ struct LiveControl {
             }
             rebuilt = ["chain rebuilt: \(loaded.configuration.chain.map(\.name).joined(separator: ", "))"]
             rebuilt += host.engineNotes
-            running = host.liveConfiguration
         }
         let result = host.applyLive(loaded.configuration)
-        followBackingLevel(from: running, to: result.reached)
+        _ = followSession(loaded.session)
         if result.dropped > 0 {
             return .failure("\(what): the engine's message queue was full; nothing applied, try again")
         }
-        let restart = PresetEdit.changedKeys(from: result.reached, to: loaded.configuration)
+        let restart = PresetEdit.changedKeys(from: running, to: loaded.settings)
         let live = changed.filter { !restart.contains($0) }
         var lines = ["\(saying) \(loaded.source)"] + rebuilt
         if !live.isEmpty { lines.append("applied: " + live.joined(separator: ", ")) }
@@ -159,10 +165,15 @@ struct LiveControl {
 }
 
 extension LiveControl {
-    /// Sets the track's level when a live change moved `backing.level_db` (it glides over 20 ms).
-    func followBackingLevel(from running: EngineConfiguration, to reached: EngineConfiguration) {
-        guard let backing, reached.backingLevelDB != running.backingLevelDB else { return }
-        backing.setLevel(reached.backingLevelDB)
+    /// Takes the live part of `wanted` (the backing track's level, set on the track, where it
+    /// glides over 20 ms); returns true when `wanted` changes more (a restart).
+    mutating func followSession(_ wanted: SessionSettings) -> Bool {
+        let change = session.liveChange(to: wanted)
+        if let backing, change.reached.backingLevelDB != session.backingLevelDB {
+            backing.setLevel(change.reached.backingLevelDB)
+        }
+        session = change.reached
+        return change.needsRestart
     }
 }
 

@@ -13,9 +13,9 @@ extension LiveLoop {
     /// - Realtime: never; main thread.
     func execute(_ command: LiveCommand, from origin: String? = nil) -> LiveReply {
         if let reply = presetCommand(command, from: origin) { return reply }
-        let before = host.liveConfiguration
+        let before = control.running
         if let reply = control.run(command) {
-            if host.liveConfiguration != before { liveChanges += 1 }
+            if control.running != before { liveChanges += 1 }
             return reply
         }
         switch command {

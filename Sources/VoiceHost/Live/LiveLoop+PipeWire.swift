@@ -1,5 +1,5 @@
 import Foundation
-import VoiceJACK
+import VoiceCycle
 
 /// `--pipewire`: voicerack links itself between the call app's nodes and the sound card, and
 /// keeps those links (PipeWire/PipeWireRouting.swift says which). The graph is read again soon

@@ -17,9 +17,9 @@ extension LiveLoop {
             do { file = origin == nil ? request : try access.fileToLoad(request) } catch {
                 return .failure("load: \(error.message)")
             }
-            let before = host.liveConfiguration
+            let before = control.running
             let reply = control.loadPreset(file, remote: origin != nil)
-            if host.liveConfiguration != before { liveChanges += 1 }
+            if control.running != before { liveChanges += 1 }
             return reply
         case .savePreset(let request):
             let file: String

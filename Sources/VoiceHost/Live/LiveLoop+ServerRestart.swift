@@ -1,5 +1,5 @@
 import Foundation
-import VoiceJACK
+import VoiceCycle
 
 /// What `--wait-for-server` keeps across a server's death: the connections to make again, whether
 /// the server is being waited for, and the number of the take being recorded.
@@ -35,7 +35,7 @@ extension LiveLoop {
 
     /// Remembers the current connections, unless the server died meanwhile (its graph is gone).
     func rememberConnections() {
-        let now = PortConnections.read(driver)
+        let now = driver.connections()
         if !driver.serverHasShutDown { restart.connections = now }
     }
 
@@ -48,7 +48,7 @@ extension LiveLoop {
             level: .error)
         restart.resumeRecording = recorder.isRecording
         for line in recorder.stop(detachingFrom: host) { out.log("take \(restart.take): " + line) }
-        if !JACKMessages.silenced({ driver.close(timeout: 5) }) {
+        if !driver.closeAfterServerLoss(timeout: 5) {
             out.log("the JACK server did not answer within 5 s; leaving it", level: .warning)
         }
         // A process thread that kept the recordings cannot run any more now.
@@ -73,9 +73,7 @@ extension LiveLoop {
         }
         guard Date() >= restart.nextAttempt else { return }
         restart.nextAttempt = Date().addingTimeInterval(0.5)
-        guard
-            let fresh = try? JACKMessages.silenced({ () throws(JACKError) in try JACKDriver(options: request.options) })
-        else { return }
+        guard let fresh = reopen() else { return }
         out.endLine()
         guard fresh.sampleRate == host.sampleRate else {
             fresh.close()
@@ -104,7 +102,7 @@ extension LiveLoop {
             driver.close()
             throw HostError(.unavailable, error.message)
         }
-        let problems = PortConnections.restore(restart.connections, on: driver)
+        let problems = driver.restore(restart.connections)
         let seconds = String(format: "%.1f", Date().timeIntervalSince(restart.since))
         out.log(
             "JACK server '\(serverName)' is back after \(seconds) s: running again as '\(driver.clientName)' with the same ports; \(restart.connections.count - problems.count) of \(restart.connections.count) connections restored; take \(restart.take) begins"

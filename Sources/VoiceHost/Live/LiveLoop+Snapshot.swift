@@ -1,7 +1,6 @@
 import Foundation
 import VoiceControl
 import VoiceCycle
-import VoiceJACK
 import VoiceRT
 
 extension LiveLoop {

@@ -1,6 +1,5 @@
 import Foundation
 import VoiceCycle
-import VoiceJACK
 
 /// What the main thread last saw of the gated takes and of freewheel, to log each change once.
 ///

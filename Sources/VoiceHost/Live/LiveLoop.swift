@@ -3,15 +3,20 @@ import Glibc
 import VoiceControl
 import VoiceCycle
 import VoiceEngine
-import VoiceJACK
 
 /// One live session's parts and the main thread's work between signals.
+///
+/// It drives a `LiveDriver`, never a concrete one: the JACK driver today, and any other live
+/// driver the same way. `reopen` gives it a new client of the same kind when the server came back
+/// (`--wait-for-server`).
 ///
 /// - Realtime: never; main thread.
 final class LiveLoop {
     let request: LiveRequest
     /// Replaced by a new client when the server comes back (`--wait-for-server`).
-    var driver: JACKDriver
+    var driver: any LiveDriver
+    /// A new client on the same server with the same options, quietly; nil while none answers.
+    let reopen: () -> (any LiveDriver)?
     let host: CycleHost
     let recorder: LiveRecorder
     let streaming: LiveStreaming?
@@ -47,22 +52,25 @@ final class LiveLoop {
     /// Builds the engine for the driver's rate and period and opens the backing track; closes
     /// the driver when that fails.
     init(
-        _ request: LiveRequest, driver: JACKDriver, recorder: LiveRecorder, streaming: LiveStreaming?,
-        hub: ControlHub = ControlHub()
+        _ request: LiveRequest, driver: any LiveDriver, reopen: @escaping () -> (any LiveDriver)?,
+        recorder: LiveRecorder, streaming: LiveStreaming?, hub: ControlHub = ControlHub()
     ) throws(HostError) {
         self.request = request
         self.hub = hub
         self.driver = driver
+        self.reopen = reopen
         self.recorder = recorder
         self.streaming = streaming
         out = StatusOutput(level: request.logLevel, prompt: request.control)
         do {
             host = try CycleHost(
-                configuration: request.configuration, sampleRate: driver.sampleRate, blockSize: driver.blockSize)
+                configuration: request.configuration, sampleRate: driver.sampleRate, blockSize: driver.blockSize,
+                karaokeDB: (request.sessionSettings.karaokeVoiceDB, request.sessionSettings.karaokeBackingDB),
+                pluginHost: request.pluginHost)
             backing = try request.backingPath.map { (path) throws(HostError) in
                 try BackingTrack(
-                    path: path, sampleRate: driver.sampleRate, levelDB: request.configuration.backingLevelDB,
-                    loop: request.configuration.backingLoop)
+                    path: path, sampleRate: driver.sampleRate, levelDB: request.sessionSettings.backingLevelDB,
+                    loop: request.sessionSettings.backingLoop)
             }
         } catch EngineError.plugin(let error) {
             driver.close()
@@ -79,8 +87,8 @@ final class LiveLoop {
         }
         blockSize = driver.blockSize
         control = LiveControl(
-            host: host, preset: request.presetArgument ?? request.presetName, backing: backing, recorder: recorder,
-            streaming: streaming)
+            host: host, session: request.sessionSettings, preset: request.presetArgument ?? request.presetName,
+            backing: backing, recorder: recorder, streaming: streaming)
         commands = request.control ? StandardInputLines() : nil
     }
 
@@ -125,7 +133,7 @@ final class LiveLoop {
         }
         if request.pipeWire != nil {
             startPipeWireLinks()
-        } else if !request.configuration.autoConnect {
+        } else if !request.sessionSettings.autoConnect {
             out.log(
                 "auto-connect is off (jack.auto_connect = false in preset \(request.presetName)): no port connected")
         } else if request.autoConnect {
@@ -144,9 +152,9 @@ final class LiveLoop {
         case StreamSignal.number:
             out.log(toggleStream())
         case SIGHUP where !signal.fromKernel:
-            let before = host.liveConfiguration
+            let before = control.running
             let reply = control.reload()
-            if host.liveConfiguration != before { liveChanges += 1 }
+            if control.running != before { liveChanges += 1 }
             for line in reply.lines { out.log(ControlText.escaped(line), level: reply.succeeded ? .info : .warning) }
         default:
             // SIGINT, SIGTERM, or SIGHUP from the kernel: the terminal hung up, so nobody can

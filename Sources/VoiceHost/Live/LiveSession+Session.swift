@@ -47,20 +47,22 @@ extension LiveRequest {
             let copy = Preset(
                 name: "preset",
                 description: "voicerack in session '\(session.displayName)', from preset \(presetName).",
-                source: presetArgument ?? presetName, base: nil, configuration: configuration)
+                source: presetArgument ?? presetName, base: nil,
+                settings: PresetSettings(engine: configuration, session: sessionSettings))
             do {
-                try PresetFileWriter.write(PresetRenderer.toml(copy), to: session.presetPath)
+                try PresetFileWriter.write(PresetRenderer.toml(copy, pluginHost: pluginHost), to: session.presetPath)
             } catch {
                 throw .init(.createFailed, error.message)
             }
         }
         let loaded: Preset
         do {
-            loaded = try PresetLibrary.standard().load(session.presetPath)
+            loaded = try PresetLibrary.standard(pluginHost: pluginHost).load(session.presetPath)
         } catch {
             throw .init(.badProject, "the session's preset does not load: \(error)")
         }
         configuration = loaded.configuration
+        sessionSettings = loaded.session
         presetName = session.displayName
         presetArgument = session.presetPath
         options.name = session.clientID

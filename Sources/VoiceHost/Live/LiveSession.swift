@@ -12,6 +12,8 @@ import VoiceStream
 public struct LiveRequest: Sendable {
     public var options: JACKDriver.Options
     public var configuration: EngineConfiguration
+    /// The preset's JACK, recording, backing and stream settings.
+    public var sessionSettings: SessionSettings
     public var presetName: String
     /// Connect mic_in and speaker_out_L/R to the physical ports.
     public var autoConnect = true
@@ -21,8 +23,11 @@ public struct LiveRequest: Sendable {
     public var presetArgument: String?
     /// Read `set KEY VALUE` commands from standard input (`--control`).
     public var control = false
-    /// A backing track to play on speaker_out_L/R (level and loop from `configuration`).
+    /// A backing track to play on speaker_out_L/R (level and loop from `sessionSettings`).
     public var backingPath: String?
+    /// What makes the chain's LV2 units and checks the presets a reload or a session loads (nil:
+    /// a preset with one is refused).
+    public var pluginHost: (any PluginHost)?
     /// The least severe log lines printed (`--log-level`).
     public var logLevel: Logger.Level = .info
     /// Stream a tap to Icecast from the start (`--stream`), and which tap.
@@ -49,9 +54,14 @@ public struct LiveRequest: Sendable {
     /// (`--backing-follows-transport`).
     public var backingFollowsTransport = false
 
-    public init(options: JACKDriver.Options, configuration: EngineConfiguration, presetName: String) {
+    public init(
+        options: JACKDriver.Options, configuration: EngineConfiguration,
+        sessionSettings: SessionSettings = SessionSettings(),
+        presetName: String
+    ) {
         self.options = options
         self.configuration = configuration
+        self.sessionSettings = sessionSettings
         self.presetName = presetName
     }
 }
@@ -117,7 +127,10 @@ public enum LiveSession {
             // Stopped (SIGINT, SIGTERM) while waiting for a server: nothing was started yet.
             guard let opened = try ServerWait.openDriver(request, signals: signals) else { return }
             driver = opened
-            loop = try LiveLoop(request, driver: driver, recorder: recorder, streaming: streaming, hub: hub)
+            let options = request.options
+            loop = try LiveLoop(
+                request, driver: driver, reopen: { ServerWait.reopen(options) }, recorder: recorder,
+                streaming: streaming, hub: hub)
             try loop.start()
         } catch {
             request.sessionManager?.answerOpen(.failure(.init(.general, error.message)))

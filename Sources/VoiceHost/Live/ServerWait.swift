@@ -18,6 +18,11 @@ enum ServerWait {
     /// still waiting.
     static let reminderInterval = 60.0
 
+    /// A JACK client with `options`, libjack's messages silenced; nil while no server answers.
+    static func reopen(_ options: JACKDriver.Options) -> JACKDriver? {
+        try? JACKMessages.silenced { () throws(JACKError) in try JACKDriver(options: options) }
+    }
+
     /// Opens the JACK client. Without a server and with `request.waitForServer`, says so once
     /// with how to start one, then tries again every `retryInterval` until a server answers.
     /// Returns nil when SIGINT or SIGTERM came first (a clean stop, exit 0); throws
@@ -49,9 +54,7 @@ enum ServerWait {
                 }
                 continue
             }
-            if let driver = try? JACKMessages.silenced({ () throws(JACKError) in
-                try JACKDriver(options: request.options)
-            }) {
+            if let driver = reopen(request.options) {
                 let seconds = String(format: "%.0f", Date().timeIntervalSince(since))
                 logger.notice("JACK server '\(server)' is up after \(seconds) s")
                 return driver

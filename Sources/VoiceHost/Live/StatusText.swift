@@ -1,6 +1,5 @@
 import Foundation
 import VoiceCycle
-import VoiceJACK
 import VoiceRT
 
 /// The live client's status line (main thread only).

@@ -1,6 +1,5 @@
 import Foundation
 import VoiceCycle
-import VoiceJACK
 import VoiceRT
 
 /// The status line on a terminal: level bars with peak hold and plain words

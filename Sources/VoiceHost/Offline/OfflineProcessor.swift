@@ -29,6 +29,8 @@ public struct OfflineRequest: Sendable {
     public var streamTap: Tap = .voice
     /// How the stream buffers and retries (tests shorten the times).
     public var streamOptions = StreamOptions()
+    /// What makes the chain's LV2 units (nil: a preset with one is refused).
+    public var pluginHost: (any PluginHost)?
 
     public init(micPath: String, referencePath: String?, outputPath: String) {
         self.micPath = micPath
@@ -74,13 +76,13 @@ public struct OfflineReport: Sendable {
 public enum OfflineProcessor {
     public static func run(
         _ request: OfflineRequest, configuration preset: EngineConfiguration,
-        progress: ((Double) -> Void)? = nil
+        session: SessionSettings = SessionSettings(), progress: ((Double) -> Void)? = nil
     ) throws(HostError) -> OfflineReport {
         Interruption.block()
         var configuration = preset
         configuration.ducking = false
         let format = try outputFormat(request)
-        let backingPath = request.backingPath ?? (configuration.backingFile.isEmpty ? nil : configuration.backingFile)
+        let backingPath = request.backingPath ?? (session.backingFile.isEmpty ? nil : session.backingFile)
         if let backingPath { _ = try BackingTrack.open(backingPath) }
         try checkOutputPath(request.outputPath, force: request.force)
         let sources = try OfflineSources(
@@ -90,15 +92,16 @@ public enum OfflineProcessor {
         try validate(format, sampleRate: sources.sampleRate, path: request.outputPath)
         let backing = try backingPath.map { (path) throws(HostError) in
             try BackingTrack(
-                path: path, sampleRate: sources.sampleRate, levelDB: configuration.backingLevelDB,
-                loop: configuration.backingLoop)
+                path: path, sampleRate: sources.sampleRate, levelDB: session.backingLevelDB,
+                loop: session.backingLoop)
         }
         let referenceChannels = backing != nil ? 2 : max(1, sources.referenceChannels)
         let host: CycleHost
         do {
             host = try CycleHost(
                 configuration: configuration, sampleRate: sources.sampleRate, blockSize: request.blockSize,
-                referenceChannels: referenceChannels)
+                referenceChannels: referenceChannels,
+                karaokeDB: (session.karaokeVoiceDB, session.karaokeBackingDB), pluginHost: request.pluginHost)
         } catch .plugin(let error) {
             throw HostError(.data, error.message)
         } catch {
@@ -156,7 +159,7 @@ public enum OfflineProcessor {
         if let backing, let path = backingPath {
             let resampled = backing.fileRate == sources.sampleRate ? "" : ", resampled from \(backing.fileRate) Hz"
             notes.append(
-                "backing track \(path) (\(backing.fileChannels) ch\(resampled)) at \(PresetText.decibels(configuration.backingLevelDB))\(configuration.backingLoop ? ", looping" : "")"
+                "backing track \(path) (\(backing.fileChannels) ch\(resampled)) at \(PresetText.decibels(session.backingLevelDB))\(session.backingLoop ? ", looping" : "")"
                     + (configuration.needsReference ? "; mixed into the reference" : ""))
         }
         if preset.ducking { notes.append("ducking is live only: --ref is taken as what the speakers played") }

@@ -118,7 +118,7 @@ public struct StreamSettings: Sendable, Equatable {
 /// - Realtime: never.
 public struct StreamTarget: Sendable, Equatable, CustomStringConvertible {
     public let url: IcecastURL
-    let password: Secret
+    package let password: Secret
     public let format: StreamFormat
     public let bitrateKbps: Int
     public let channels: Int
@@ -126,7 +126,7 @@ public struct StreamTarget: Sendable, Equatable, CustomStringConvertible {
     public let streamDescription: String?
     public let genre: String?
 
-    init(
+    package init(
         url: IcecastURL, password: Secret, format: StreamFormat, bitrateKbps: Int, channels: Int, name: String?,
         description: String?, genre: String?
     ) {

@@ -4,7 +4,7 @@
 /// - Realtime: never.
 public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The password itself: only for handing to libshout.
-    let value: String
+    package let value: String
 
     public init(_ value: String) { self.value = value }
 

@@ -1,10 +1,10 @@
-import VoiceCycle
-
-/// What the JACK side reports, for the status line and the exit summary.
+/// What a live driver reports, for the status line and the exit summary.
+///
+/// - Realtime: never; any thread (a plain value).
 public struct DriverStatus: Sendable {
-    /// xruns reported by JACK since activation.
+    /// xruns the server reported since activation.
     public var xruns: Int
-    /// JACK's DSP load estimate, percent of the period.
+    /// The server's DSP load estimate, percent of the period.
     public var cpuLoad: Float
     /// How long the process callback takes.
     public var cycle: CycleFigures
@@ -19,4 +19,17 @@ public struct DriverStatus: Sendable {
     public var freewheeling = false
     public var freewheelStarts = 0
     public var freewheelCycles = 0
+
+    public init(
+        xruns: Int, cpuLoad: Float, cycle: CycleFigures, framesMissed: Int, freewheeling: Bool = false,
+        freewheelStarts: Int = 0, freewheelCycles: Int = 0
+    ) {
+        self.xruns = xruns
+        self.cpuLoad = cpuLoad
+        self.cycle = cycle
+        self.framesMissed = framesMissed
+        self.freewheeling = freewheeling
+        self.freewheelStarts = freewheelStarts
+        self.freewheelCycles = freewheelCycles
+    }
 }
