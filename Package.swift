@@ -83,8 +83,13 @@ let package = Package(
             swiftSettings: processThreadSettings),
 
         // MARK: Engine, presets, host
+        // The echo canceller behind its interface (`EchoCanceller`): speexdsp's canceller with the
+        // delay, drift, speaker-curve, suppressor and post-filter pieces, and its null twin.
         .target(
-            name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"],
+            name: "VoiceEcho", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"],
+            swiftSettings: processThreadSettings),
+        .target(
+            name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex", "VoiceEcho"],
             swiftSettings: processThreadSettings),
         .target(
             name: "VoicePresets",
@@ -144,9 +149,10 @@ let package = Package(
         .testTarget(name: "VoiceOSCTests", dependencies: ["VoiceOSC", "VoiceControl"]),
         .testTarget(name: "VoiceUnitsTests", dependencies: ["VoiceUnits", "VoiceTestSupport"]),
         .testTarget(name: "VoiceSpeexTests", dependencies: ["VoiceSpeex", "VoiceTestSupport"]),
+        .testTarget(name: "VoiceEchoTests", dependencies: ["VoiceEcho", "VoiceSpeex", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceEngineTests",
-            dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
+            dependencies: ["VoiceEngine", "VoiceEcho", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(
             name: "VoicePresetsTests", dependencies: ["VoicePresets", "VoiceEngine", "VoiceLV2", "VoiceTestSupport"]),
         .testTarget(
@@ -174,8 +180,8 @@ let package = Package(
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport",
-                "VoiceRT", "CRealtimeCheck",
+                "VoiceEngine", "VoiceEcho", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles",
+                "VoiceTestSupport", "VoiceRT", "CRealtimeCheck",
                 "VoiceStream", "VoiceLV2",
             ],
             linkerSettings: rtsanLinkerSettings),

@@ -1,3 +1,4 @@
+import VoiceEcho
 import VoiceRT
 
 /// Live parameter changes on the process thread: the render cycle drains the engine's
@@ -39,18 +40,15 @@ extension EngineState {
         case .unmuteMonitor:
             rearmFeedbackGuard()
         case .residualSuppression:
-            postFilter.setStrength(value)
+            canceller.set(.residualSuppression, value)
         case .coherenceSuppression:
-            coherenceDrive = value
-            applyCoherenceDrive()
+            canceller.set(.coherenceSuppression, value)
         case .clippingCoherenceSuppression:
-            clippingCoherenceDrive = value
-            applyCoherenceDrive()
+            canceller.set(.clippingCoherenceSuppression, value)
         case .leftoverEchoSuppression:
-            postFilter.setLeftoverExponent(value)
+            canceller.set(.leftoverEchoSuppression, value)
         case .residualEchoGate:
-            // A gain in 0...1 (the key's −30...0 dB); NaN leaves the gate open.
-            residualGateGain = value >= 0 ? min(value, 1) : 1
+            canceller.set(.residualEchoGate, value)
         case .inputGain(let index):
             var unit = inputGain  // a local copy: the closure must not capture the engine
             // Realtime: see `EffectSlot.setParameter` (libm's pure functions, no allocation).

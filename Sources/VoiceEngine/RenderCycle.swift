@@ -1,11 +1,12 @@
+import VoiceEcho
 import VoiceRT
 
 /// The render cycle: one host block of mic and far end in, one block of processed voice out.
 ///
 /// ```
 /// mic ─► condition (NaN guard, gain, high-pass, meter) ─► mic FIFO ─┐
-/// far L/R ─► mix (mono or stereo) ─┬─► delay estimator            ├─► frames ─► output FIFO ─► effects ─► voice
-///                                  └─► delay lines ─► ref FIFOs ──┘
+/// far L/R ─► mix (mono or stereo) ─┬─► canceller: delay estimator  ├─► frames ─► output FIFO ─► effects ─► voice
+///                                  └─► canceller: delay line ─► ref FIFOs ──┘
 /// ```
 extension EngineState {
     /// Processes one block of `frames` samples (at most `plan.blockSize`).
@@ -22,38 +23,24 @@ extension EngineState {
         let n = min(frames, plan.blockSize)
         // The last frame's post-filter analysis, if it waited: first, so that it sees the state
         // it would have seen in the frame's own cycle (no control message, no delay move yet).
-        finishDeferredAnalysis()
+        canceller.finishPendingWork()
         applyControlMessages()
         conditionInput(mic, n)
         mixReference(farLeft, farRight, n)
-        let analysesBefore = estimator.analyses
-        trackDelay(n, cancellerFramesDue: (micFIFO.count + n) / plan.frameSize)
+        let l = buffers.referenceLeft, r = buffers.referenceRight
+        canceller.alignReference(
+            mic: buffers.mic, referenceMono: buffers.referenceMono, left: l, right: r, frames: n,
+            framesDue: (micFIFO.count + n) / plan.frameSize)
         enqueue(n)
         var cancellerFrames = 0
         while micFIFO.count >= plan.frameSize {
             processFrame()
             cancellerFrames += 1
         }
-        lookAtSpeakerFilter(framesThisCycle: cancellerFrames, analysed: estimator.analyses != analysesBefore)
+        canceller.endCycle(framesThisCycle: cancellerFrames)
         dequeue(into: voice, frames)
         effects.process(voice, frames: frames)
         publishHealth()
-    }
-
-    /// Lets the speaker curve look at the canceller's filter (about 0.8 canceller frames of work)
-    /// in a light cycle: never one with the delay estimator's analysis (a cycle's largest own
-    /// work, ~2 canceller frames at 48 kHz), and, where cycles differ, one with fewer canceller
-    /// frames than a cycle can hold (at blocks under the frame: one without a frame). So the
-    /// look does not raise the worst cycle.
-    ///
-    /// - Realtime: safe.
-    @inline(__always) @_noLocks
-    mutating func lookAtSpeakerFilter(framesThisCycle: Int, analysed: Bool) {
-        guard speakerCurve.wantsLook, !analysed else { return }
-        let most = (plan.blockSize + plan.frameSize - 1) / plan.frameSize
-        let uniform = plan.blockSize % plan.frameSize == 0
-        guard uniform || framesThisCycle < most else { return }
-        speakerCurve.look(processor)
     }
 
     /// The near-end voice decision of the last processed frame (double-talk aware: taken on the
@@ -118,63 +105,10 @@ extension EngineState {
         farMeter.measure(mono, n)
     }
 
-    /// Feeds the delay estimator and moves the reference delay when the estimate moved further
-    /// than the tolerance; the canceller is reset then, since its filter no longer fits.
-    ///
-    /// Where a canceller frame spans two or more blocks (blocks of 64 or 128 samples against
-    /// 384-sample frames), the estimator's analysis steps (an FFT each, the cycle's largest work
-    /// after a frame) wait for a cycle that runs no frame, so the two never add up in one cycle.
-    /// `cancellerFramesDue` is how many frames this cycle will run. At larger blocks every cycle
-    /// or every other one runs a frame, and the steps run as they come.
-    @inline(__always) @_noLocks
-    mutating func trackDelay(_ n: Int, cancellerFramesDue: Int) {
-        guard tracksDelay else { return }
-        applyDelaySeed()
-        let accepted = estimator.process(
-            mic: buffers.mic, reference: buffers.referenceMono, frames: n,
-            advance: !plan.leavesFrameFreeCycles || cancellerFramesDue == 0)
-        var driftUpdated = false
-        if estimator.peaks != driftPeaks {
-            driftPeaks = estimator.peaks
-            drift.add(lag: estimator.preciseLag, time: estimator.preciseLagTime)
-            driftUpdated = true
-        }
-        if estimator.phaseDrift.taken != phaseDriftSamples {
-            phaseDriftSamples = estimator.phaseDrift.taken
-            driftUpdated = true
-        }
-        if driftUpdated { followDriftFigure() }
-        guard accepted else { return }
-        figures.estimatedDelay = estimator.estimate
-        figures.delayConfidence = estimator.confidence
-        let target = max(0, estimator.estimate - delayMargin)
-        guard abs(target - referenceDelay.delay) > delayTolerance else { return }
-        referenceDelay.setDelay(target)
-        processor.resetCanceller()
-        pathShift.forget()
-        follower.forget()
-        speakerCurve.forgetTaps()
-        figures.appliedDelay = referenceDelay.delay
-        figures.cancellerResets += 1
-    }
-
-    /// Takes a pending delay seed while the estimator has none of its own: the seed (capture +
-    /// playback latency) is where the echo should be, the estimate is where it is.
-    @inline(__always) @_noLocks
-    mutating func applyDelaySeed() {
-        let seed = delaySeed.exchange(-1, ordering: .relaxed)
-        guard seed >= 0, estimator.estimate < 0 else { return }
-        let target = max(0, seed - delayMargin)
-        guard target != referenceDelay.delay else { return }
-        referenceDelay.setDelay(target)
-        figures.appliedDelay = referenceDelay.delay
-    }
-
-    /// Delays the reference and queues the block for framing.
+    /// Queues the block (its reference delayed by the canceller) for framing.
     @inline(__always) @_noLocks
     mutating func enqueue(_ n: Int) {
         let l = buffers.referenceLeft, r = buffers.referenceRight
-        referenceDelay.process(l, r, l, r, n)
         micFIFO.push(buffers.mic, n)
         referenceLeftFIFO.push(l, n)
         if speakers == 2 { referenceRightFIFO.push(r, n) }
@@ -196,7 +130,6 @@ extension EngineState {
     @inline(__always) @_noLocks
     mutating func publishHealth() {
         figures.micLevel = micMeter.rms
-        figures.speakerDrive = speakerCurve.isApplied ? RealtimeMath.squareRoot(speakerCurve.curvature) : 0
         figures.micPeak = micMeter.peak
         figures.farLevel = farMeter.rms
         figures.farPeak = farMeter.peak
@@ -204,10 +137,7 @@ extension EngineState {
         figures.monitorPeak = monitorMeter.peak
         figures.outputLevel = outputMeter.rms
         figures.outputPeak = outputMeter.peak
-        // With the coherence statistics, the figure that leaves double talk out, and nothing
-        // until it has windows of the far end alone (the level-gated one would read a talker as
-        // echo left meanwhile); without them, the level-gated one (see EchoAloneERLE).
-        figures.echoReturnLossEnhancement = postFilter.echoShare >= 0 ? echoAlone.ratio : erle.ratio()
+        canceller.report(into: &figures)
         figures.levellerGain = leveller.currentGain()
         health.pointee.publish(figures)
     }

@@ -57,7 +57,7 @@ public final class VoiceEngine {
     public private(set) var droppedMessages = 0
     /// The speexdsp settings derived from the configuration (frame, filter length, speakers...).
     public let speexSettings: SpeexSettings
-    /// Samples the preprocessor's overlap-add delays the voice (0 without a preprocessor).
+    /// Samples the canceller's preprocessor delays the voice (0 without a preprocessor).
     public let processingLatency: Int
     /// Warnings about the chain's plugin units, for the user at load (not hard-real-time capable).
     public let notes: [String]
@@ -89,8 +89,6 @@ public final class VoiceEngine {
         let speex = Self.speexSettings(
             configuration, plan: plan, sampleRate: sampleRate, referenceChannels: referenceChannels)
         speexSettings = speex
-        // Both preprocessors deliver a frame one frame late.
-        processingLatency = configuration.preprocess ? plan.frameSize : 0
         let plugins = try Self.makePlugins(
             configuration, spec: ProcessSpec(sampleRate: Double(sampleRate), maximumBlockSize: blockSize))
         if let clash = ControlTable.clash(chain: configuration.chain, plugins: plugins) {
@@ -106,6 +104,7 @@ public final class VoiceEngine {
             to: EngineState(
                 configuration: configuration, plan: plan, sampleRate: sampleRate, speex: speex,
                 health: healthBoard, controls: controls, plugins: plugins))
+        processingLatency = state.pointee.canceller.latency
         warmUp()
     }
 
@@ -165,7 +164,7 @@ public final class VoiceEngine {
     /// playback + capture latency JACK reports). The process thread applies it, minus the
     /// margin, until the estimator finds the delay itself. - Realtime: any thread may call.
     public func seedReferenceDelay(samples: Int) {
-        state.pointee.delaySeed.store(max(0, samples), ordering: .relaxed)
+        state.pointee.canceller.seedDelay(samples: samples)
     }
 
     /// Queues live parameter changes for the process thread, which applies them (gliding) at

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import VoiceEngine
+@testable import VoiceEcho
 
 /// The double-talk detector's learned echo path: a talker it missed must not teach it that the
 /// echo path leaves more residual, while a changed echo path is still learned.

@@ -1,6 +1,6 @@
 import VoiceRT
 
-extension EngineState {
+extension SpeexEchoCanceller {
     /// One canceller frame of clock-drift compensation: while following, every ~0.3 s of
     /// far-end signal, looks at how far the filter slid and lets `DriftFollower` trim the
     /// reference resampler's ratio (the delay slope engages following and sets its bulk).
@@ -10,7 +10,7 @@ extension EngineState {
     mutating func followDrift(referenceActive: Bool) {
         // Looks cost about a canceller frame each; before following they would be wasted.
         guard follower.engaged,
-            follower.frame(frameSize: plan.frameSize, referenceActive: referenceActive)
+            follower.frame(frameSize: frameSize, referenceActive: referenceActive)
         else { return }
         let shift = pathShift.measure(processor)
         guard let ratio = follower.observe(shift: shift, sampleRate: sampleRate) else { return }
@@ -53,7 +53,7 @@ extension EngineState {
         if let phase = trustedPhase, driftLead != 2,
             abs(phase) >= (driftLead == 1 ? Self.phaseAgreePPM : Self.phaseEngagePPM)
         {
-            if !follower.engaged { figures.clockDriftPPM = Float(phase) }
+            if !follower.engaged { health.clockDriftPPM = Float(phase) }
             guard followsDrift else { return }
             applyDriftRatio(follower.takeSlope(driftPPM: phase))
             if follower.engaged { driftLead = 1 }
@@ -62,11 +62,11 @@ extension EngineState {
         if let phase = trustedPhase,
             slope == nil || abs(phase) < Self.phaseAgreePPM || (phase > 0) != (slope! > 0)
         {
-            if !follower.engaged { figures.clockDriftPPM = Float(phase) }
+            if !follower.engaged { health.clockDriftPPM = Float(phase) }
             return
         }
         guard let slope else { return }
-        if !follower.engaged { figures.clockDriftPPM = Float(slope) }
+        if !follower.engaged { health.clockDriftPPM = Float(slope) }
         engageFromDelaySlope(slope)
         if follower.engaged && driftLead == 0 { driftLead = 2 }
     }
@@ -98,7 +98,7 @@ extension EngineState {
             follower.disengage()  // the delay is shorter than the resampler's look-ahead
             return
         }
-        figures.clockDriftPPM = Float(follower.driftPPM)
-        figures.driftCompensation = follower.beyondRange ? .beyondRange : .following
+        health.clockDriftPPM = Float(follower.driftPPM)
+        health.driftCompensation = follower.beyondRange ? .beyondRange : .following
     }
 }

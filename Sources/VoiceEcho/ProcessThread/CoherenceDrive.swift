@@ -1,4 +1,4 @@
-extension EngineState {
+extension SpeexEchoCanceller {
     /// Drives the post-filter's coherence gain harder while the speaker curve models a
     /// loudspeaker that clips: the curve makes most of its echo linear again, but what it does
     /// not fit (the real curve is not exactly tanh, and the filter still converges) no linear

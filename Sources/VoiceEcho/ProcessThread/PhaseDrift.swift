@@ -28,10 +28,10 @@ import VoiceRT
 /// - Realtime: `record` and `figure` are safe; `init` allocates, `deallocate` frees.
 struct PhaseDrift {
     /// Analyses between the two spectra compared.
-    static let baseline = 3
+    static var baseline: Int { 3 }
     /// Samples the median is taken over, and how many it needs.
     static let window = 9
-    static let leastSamples = 3
+    static var leastSamples: Int { 3 }
     /// Largest figure (ppm, either sign) trusted over the delay slope's: beyond it the phases
     /// near the band's top come close to wrapping.
     static var trustedPPM: Double {

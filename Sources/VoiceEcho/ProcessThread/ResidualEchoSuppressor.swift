@@ -50,12 +50,12 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// Reverberation time of the modelled tail (seconds to −60 dB).
     static let tailSeconds: Float = 0.3
     /// Share of the echo estimate's power that rings on beyond the filter at strength 1 (−25 dB).
-    static let tailShare: Float = 0.003
+    static var tailShare: Float { 0.003 }
     /// Lowest gain per band (−40 dB): comfort noise fills the rest.
     static let floorGain: Float = 0.01
 
     /// Most tail-model strength a control may set (the preset key's range).
-    static let strongest: Float = 4
+    static var strongest: Float { 4 }
 
     /// Scales the modelled residual; 0 switches the tail model off.
     private(set) var strength: Float

@@ -3,7 +3,7 @@ import Testing
 import VoiceRT
 import VoiceTestSupport
 
-@testable import VoiceEngine
+@testable import VoiceEcho
 
 /// voicerack's preprocessor (`SpectralSuppressor`) alone: its framing, its noise floor, and what
 /// it keeps of a signal above the noise.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import VoiceEngine
+@testable import VoiceEcho
 
 /// The echo-alone health meter on its own: which frames count, how windows are ranked and kept.
 @Suite("Echo-alone health ERLE")

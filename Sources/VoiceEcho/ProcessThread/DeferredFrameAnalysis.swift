@@ -14,7 +14,7 @@ import VoiceRT
 /// frame's own cycle: the output is sample-identical to the analysis run in the frame's cycle.
 /// Only the health figures read a cycle later.
 ///
-/// The frame's mic and reference stay in the engine's frame buffers until the next frame;
+/// The frame's mic and reference stay in the canceller's frame buffers until the next frame;
 /// the canceller's output, which the preprocessor overwrites, is copied (`cancelled16`).
 ///
 /// - Realtime: plain values, copied on the process thread.
@@ -53,7 +53,7 @@ struct DeferredFrameAnalysis {
     }
 }
 
-extension EngineState {
+extension SpeexEchoCanceller {
     /// The post-filter's analysis of the canceller frame in the frame buffers (`output`: the
     /// canceller's output, before the preprocessor), and the speaker curve's learning from it.
     ///
@@ -95,6 +95,6 @@ extension EngineState {
     mutating func measureEchoAlone(_ frame: DeferredFrameAnalysis) {
         echoAlone.measure(
             explained: postFilter.echoShare, farActive: frame.farNow, micPower: frame.micPower,
-            outputPower: frame.outputPower, frames: plan.frameSize, sampleRate: sampleRate, resets: frame.resets)
+            outputPower: frame.outputPower, frames: frameSize, sampleRate: sampleRate, resets: frame.resets)
     }
 }

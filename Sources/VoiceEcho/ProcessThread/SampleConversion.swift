@@ -1,7 +1,7 @@
 /// Conversions between the engine's Float samples (±1.0 full scale) and speexdsp's 16-bit frames.
 ///
 /// - Realtime: all functions are safe.
-enum SampleConversion {
+public enum SampleConversion {
     /// Converts `frames` samples to 16 bits, saturating; returns how many were at or beyond full
     /// scale (clipped).
     @inline(__always) @_noLocks
@@ -36,8 +36,8 @@ enum SampleConversion {
     }
 
     /// Mean square of `frames` samples.
-    @inline(__always) @_noLocks
-    static func power(_ p: UnsafePointer<Float>, _ frames: Int) -> Float {
+    @inlinable @inline(__always) @_noLocks
+    public static func power(_ p: UnsafePointer<Float>, _ frames: Int) -> Float {
         var sum: Float = 0
         for i in 0..<frames { sum += p[i] * p[i] }
         return frames > 0 ? sum / Float(frames) : 0
@@ -55,8 +55,8 @@ enum SampleConversion {
     }
 
     /// Largest absolute value among `frames` samples.
-    @inline(__always) @_noLocks
-    static func peak(_ p: UnsafePointer<Float>, _ frames: Int) -> Float {
+    @inlinable @inline(__always) @_noLocks
+    public static func peak(_ p: UnsafePointer<Float>, _ frames: Int) -> Float {
         var m: Float = 0
         for i in 0..<frames { m = max(m, abs(p[i])) }
         return m

@@ -1,6 +1,7 @@
 import Testing
-import VoiceEngine
 import VoiceTestSupport
+
+@testable import VoiceEcho
 
 @Suite("Delay estimator")
 struct DelayEstimatorTests {
