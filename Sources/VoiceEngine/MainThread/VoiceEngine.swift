@@ -151,15 +151,6 @@ public final class VoiceEngine {
     /// Latency in milliseconds.
     public var latencyMilliseconds: Double { Double(latency) * 1000 / Double(sampleRate) }
 
-    /// Renders one block (see `EngineState.render`). - Realtime: safe.
-    @_noLocks
-    public func render(
-        mic: UnsafePointer<Float>, farLeft: UnsafePointer<Float>?, farRight: UnsafePointer<Float>?,
-        voice: UnsafeMutablePointer<Float>, frames: Int
-    ) {
-        state.pointee.render(mic: mic, farLeft: farLeft, farRight: farRight, voice: voice, frames: frames)
-    }
-
     /// Posts a bulk-delay seed (samples from the far end leaving to its echo arriving, e.g. the
     /// playback + capture latency JACK reports). The process thread applies it, minus the
     /// margin, until the estimator finds the delay itself. - Realtime: any thread may call.
