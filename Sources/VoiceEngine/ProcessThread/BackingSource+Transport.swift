@@ -34,7 +34,7 @@ extension BackingSource {
         if seekServed.load(ordering: .acquiring) == target { return true }
         // Acquire: once accepted, the reader writes nothing more until we drained.
         if seekAccepted.load(ordering: .acquiring) == target, seekDrained.load(ordering: .relaxed) != target {
-            ring.discardAll()
+            ring.consumer.discardAll()
             seekDrained.store(target, ordering: .releasing)
         }
         return false

@@ -6,7 +6,7 @@ import VoiceUnits
 /// its level, and adds it to the speaker feed.
 ///
 /// ```
-/// reader thread (file, resampler) ─► SampleRing (L/R interleaved, ~2 s) ─► pop ─► × level ─┬─► + speaker_out L/R
+/// reader thread (file, resampler) ─► SPSCRing<Float> (L/R interleaved, ~2 s) ─► pop ─► × level ─┬─► + speaker_out L/R
 ///                                                                                          └─► left/right (taps)
 /// ```
 ///
@@ -30,7 +30,7 @@ public struct BackingSource: ~Copyable {
     public static let maximumBlock = 8_192
 
     /// Stereo frames, interleaved; the reader thread is the producer.
-    public let ring: SampleRing
+    public let ring: SPSCRing<Float>
     /// This cycle's backing after the level, per channel (`maximumBlock` samples each).
     public let left: UnsafeMutablePointer<Float>
     public let right: UnsafeMutablePointer<Float>
@@ -61,7 +61,7 @@ public struct BackingSource: ~Copyable {
     /// A source over a ring of `ringFrames` stereo frames at `levelDB`, gliding over
     /// `glideSamples`; `playing` false starts paused. - Realtime: never (allocates).
     public init(ringFrames: Int, levelDB: Float, glideSamples: Int, playing: Bool = true) {
-        ring = SampleRing(capacity: 2 * ringFrames)
+        ring = SPSCRing(capacity: 2 * ringFrames, empty: 0)
         left = .zeroed(Self.maximumBlock)
         right = .zeroed(Self.maximumBlock)
         interleaved = .zeroed(2 * Self.maximumBlock)
@@ -94,7 +94,7 @@ public struct BackingSource: ~Copyable {
     @_noLocks
     public func hasAhead(_ frames: Int) -> Bool {
         if !playing.load(ordering: .relaxed) || finished.load(ordering: .acquiring) { return true }
-        return ring.available() >= 2 * min(frames, Self.maximumBlock)
+        return ring.consumer.available() >= 2 * min(frames, Self.maximumBlock)
     }
 
     /// Renders the next `frames` frames into `left`/`right` and adds them to the speaker feed.
@@ -135,7 +135,7 @@ public struct BackingSource: ~Copyable {
             }
             return
         }
-        let got = ring.read(into: interleaved, 2 * n) / 2
+        let got = ring.consumer.read(into: interleaved, 2 * n) / 2
         if got < n {
             for i in (2 * got)..<(2 * n) { interleaved[i] = 0 }
             // Acquire: the producer sets `finished` after its last write.

@@ -3,7 +3,7 @@ import VoiceRT
 /// A lock-free single-producer, single-consumer queue of byte messages up to `slotBytes` long:
 /// the worker extension's requests (process thread → worker) and responses (worker → process).
 ///
-/// Messages sit in preallocated slots; the slot indices travel on two `IndexRing`s, filled ones
+/// Messages sit in preallocated slots; the slot indices travel through a `BlockPool`, filled ones
 /// to the consumer and emptied ones back, so neither side waits or allocates.
 ///
 /// - Realtime: `push`, `peek` and `release` are wait-free; `init` and `deallocate` are not.
@@ -11,36 +11,32 @@ struct MessageQueue {
     let slotBytes: Int
     private let storage: UnsafeMutableRawPointer
     private let sizes: UnsafeMutablePointer<UInt32>
-    private let filled: IndexRing
-    private let empty: IndexRing
+    private let pool: BlockPool
 
     init(slots: Int, slotBytes: Int) {
         self.slotBytes = slotBytes
         storage = .allocate(byteCount: slots * slotBytes, alignment: 16)
         sizes = .allocate(capacity: slots)
         sizes.initialize(repeating: 0, count: slots)
-        filled = IndexRing(capacity: slots)
-        empty = IndexRing(capacity: slots)
-        for i in 0..<slots { _ = empty.push(i) }
+        pool = BlockPool(count: slots)
     }
 
     /// Frees the queue once neither side uses it. - Realtime: never.
     func deallocate() {
         storage.deallocate()
         sizes.deallocate()
-        filled.deallocate()
-        empty.deallocate()
+        pool.deallocate()
     }
 
     /// Copies `size` bytes in; false when the message is too long or no slot is free. Producer only.
     @_noLocks
     func push(_ size: UInt32, _ data: UnsafeRawPointer?) -> Bool {
-        guard Int(size) <= slotBytes, let slot = empty.pop() else { return false }
+        guard Int(size) <= slotBytes, let slot = pool.producer.take() else { return false }
         if let data, size > 0 {
             (storage + slot * slotBytes).copyMemory(from: data, byteCount: Int(size))
         }
         sizes[slot] = size
-        _ = filled.push(slot)
+        pool.producer.publish(slot)
         return true
     }
 
@@ -48,11 +44,11 @@ struct MessageQueue {
     /// `release` once read. Consumer only.
     @_noLocks
     func peek() -> (slot: Int, size: UInt32, bytes: UnsafeRawPointer)? {
-        guard let slot = filled.pop() else { return nil }
+        guard let slot = pool.consumer.next() else { return nil }
         return (slot, sizes[slot], UnsafeRawPointer(storage + slot * slotBytes))
     }
 
     /// Returns a slot taken by `peek`. Consumer only.
     @_noLocks
-    func release(_ slot: Int) { _ = empty.push(slot) }
+    func release(_ slot: Int) { pool.consumer.release(slot) }
 }

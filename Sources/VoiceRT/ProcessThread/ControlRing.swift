@@ -60,7 +60,7 @@ public struct ControlMessage: Sendable, Equatable, BitwiseCopyable {
 }
 
 /// A lock-free single-producer, single-consumer queue of `ControlMessage`s, main → process
-/// thread: an `IndexRing` carrying each message packed into one word.
+/// thread: an `SPSCRing<Int>` carrying each message packed into one word.
 ///
 /// Full comes back as `false` from `push` (the producer counts it and may retry later); the
 /// consumer drains a bounded number per cycle.
@@ -68,26 +68,26 @@ public struct ControlMessage: Sendable, Equatable, BitwiseCopyable {
 /// - Realtime: `push` and `pop` are wait-free; `init` allocates, `deallocate` frees. One thread
 ///   may push and one (other) thread may pop.
 public struct ControlRing: @unchecked Sendable {
-    private let ring: IndexRing
+    private let ring: SPSCRing<Int>
 
     /// A ring holding at least `capacity` messages.
-    public init(capacity: Int) { ring = IndexRing(capacity: capacity) }
+    public init(capacity: Int) { ring = SPSCRing(capacity: capacity, empty: 0) }
 
     /// Frees the ring once neither side uses it. - Realtime: never.
     public func deallocate() { ring.deallocate() }
 
     /// Queues `message`; false when the ring is full. Producer only. - Realtime: safe.
     @_noLocks
-    public func push(_ message: ControlMessage) -> Bool { ring.push(message.packed()) }
+    public func push(_ message: ControlMessage) -> Bool { ring.producer.push(message.packed()) }
 
     /// The oldest message; nil when none waits. Consumer only. - Realtime: safe.
     @_noLocks
     public func pop() -> ControlMessage? {
-        guard let word = ring.pop() else { return nil }
+        guard let word = ring.consumer.pop() else { return nil }
         return ControlMessage(packed: word)
     }
 
     /// Messages waiting (a snapshot). - Realtime: safe.
     @_noLocks
-    public func available() -> Int { ring.available() }
+    public func available() -> Int { ring.consumer.available() }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// The two free-running indices of a single-producer, single-consumer ring (`IndexRing`,
-/// `SampleRing`), each written by one side only. The fill level is `tail - head`.
+/// The two free-running indices of a single-producer, single-consumer ring (`SPSCRing`), each
+/// written by one side only. The fill level is `tail - head`.
 ///
 /// - Realtime: the atomics are wait-free.
 struct RingIndices: ~Copyable {

@@ -20,8 +20,8 @@ public struct RecorderInput: @unchecked Sendable {
     let blockFrames: Int
     let storage: UnsafeMutablePointer<Float>
     let headers: UnsafeMutablePointer<BlockHeader>
-    let filled: IndexRing
-    let free: IndexRing
+    /// The process thread's end of the block pool: free blocks in, filled blocks out.
+    let blocks: PoolProducer
     let shared: UnsafeMutablePointer<RecorderShared>
     let producer: UnsafeMutablePointer<ProducerState>
 
@@ -113,7 +113,7 @@ public struct RecorderInput: @unchecked Sendable {
     public func canAccept(_ frames: Int) -> Bool {
         let block = producer.pointee.block
         let room = block >= 0 ? blockFrames - headers[block].frames : 0
-        return room + free.available() * blockFrames >= frames
+        return room + blocks.freeSlots() * blockFrames >= frames
     }
 
     /// Publishes the partly filled block and the final loss, and tells the writer no more will
@@ -131,7 +131,7 @@ public struct RecorderInput: @unchecked Sendable {
     /// Takes a free block; false when there is none.
     @_noLocks
     private func startBlock() -> Bool {
-        guard let block = free.pop() else { return false }
+        guard let block = blocks.take() else { return false }
         headers[block].frames = 0
         headers[block].lostBefore = producer.pointee.lostPending
         producer.pointee.lostPending = 0
@@ -139,11 +139,11 @@ public struct RecorderInput: @unchecked Sendable {
         return true
     }
 
-    /// Hands the current block to the writer. The filled ring has room for every block, so this
-    /// cannot fail.
+    /// Hands the current block to the writer. The pool's filled ring has room for every block, so
+    /// this cannot fail.
     @_noLocks
     private func publish() {
-        _ = filled.push(producer.pointee.block)
+        blocks.publish(producer.pointee.block)
         producer.pointee.block = -1
     }
 }

@@ -2,8 +2,8 @@ import Synchronization
 import VoiceRT
 
 /// The memory between a producer (the process thread) and one consumer thread: preallocated
-/// blocks of interleaved frames moved as indices over two lock-free rings (filled one way, free
-/// the other), plus the shared counters. The producer's end is `input`; the consumer's end is
+/// blocks of interleaved frames moved through a `BlockPool` (filled one way, free the other),
+/// plus the shared counters. The producer's end is `input`; the consumer's end is
 /// `nextBlock()` / `release(_:)`.
 ///
 /// Two kinds of consumer drain it: the disk writer (`Recording`) and the stream sender
@@ -17,6 +17,8 @@ import VoiceRT
 public final class BlockBuffer: @unchecked Sendable {
     /// The producer's end.
     public let input: RecorderInput
+    /// The blocks' indices; the consumer's end is used here, the producer's is in `input`.
+    private let pool: BlockPool
 
     /// A filled block handed to the consumer: `frames` interleaved frames at `samples`, and the
     /// frames the producer lost just before them. Valid until `release(_:)`.
@@ -35,23 +37,20 @@ public final class BlockBuffer: @unchecked Sendable {
         storage.initialize(repeating: 0, count: samples)
         let headers = UnsafeMutablePointer<BlockHeader>.allocate(capacity: blockCount)
         headers.initialize(repeating: BlockHeader(), count: blockCount)
-        let filled = IndexRing(capacity: blockCount)
-        let free = IndexRing(capacity: blockCount)
-        for b in 0..<blockCount { _ = free.push(b) }
+        pool = BlockPool(count: blockCount)
         let shared = UnsafeMutablePointer<RecorderShared>.allocate(capacity: 1)
         shared.initialize(to: RecorderShared())
         let producer = UnsafeMutablePointer<RecorderInput.ProducerState>.allocate(capacity: 1)
         producer.initialize(to: .init())
         input = RecorderInput(
             channels: channels, blockFrames: blockFrames, storage: storage, headers: headers,
-            filled: filled, free: free, shared: shared, producer: producer)
+            blocks: pool.producer, shared: shared, producer: producer)
     }
 
     deinit {
         input.storage.deallocate()
         input.headers.deallocate()
-        input.filled.deallocate()
-        input.free.deallocate()
+        pool.deallocate()
         input.shared.deinitialize(count: 1)
         input.shared.deallocate()
         input.producer.deallocate()
@@ -59,7 +58,7 @@ public final class BlockBuffer: @unchecked Sendable {
 
     /// The oldest filled block, or nil when none is waiting. Consumer only.
     public func nextBlock() -> FilledBlock? {
-        guard let block = input.filled.pop() else { return nil }
+        guard let block = pool.consumer.next() else { return nil }
         let header = input.headers[block]
         return FilledBlock(
             index: block, samples: input.storage + block * input.blockFrames * input.channels,
@@ -67,7 +66,7 @@ public final class BlockBuffer: @unchecked Sendable {
     }
 
     /// Gives a block back to the producer. Consumer only.
-    public func release(_ block: FilledBlock) { _ = input.free.push(block.index) }
+    public func release(_ block: FilledBlock) { pool.consumer.release(block.index) }
 
     /// True once the producer finished: no block will follow those still filled. Any thread.
     public var producerDone: Bool { input.shared.pointee.producerDone.load(ordering: .acquiring) }
