@@ -85,8 +85,12 @@ let package = Package(
         // MARK: Engine, presets, host
         // The echo canceller behind its interface (`EchoCanceller`): speexdsp's canceller with the
         // delay, drift, speaker-curve, suppressor and post-filter pieces, and its null twin.
+        // The noise and residual echo suppressor behind its interface (`NoiseSuppressor`), which
+        // the canceller drives with its residual echo spectrum.
         .target(
-            name: "VoiceEcho", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"],
+            name: "VoiceSuppressor", dependencies: ["VoiceRT", "VoiceUnits"], swiftSettings: processThreadSettings),
+        .target(
+            name: "VoiceEcho", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex", "VoiceSuppressor"],
             swiftSettings: processThreadSettings),
         .target(
             name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex", "VoiceEcho"],
@@ -149,6 +153,7 @@ let package = Package(
         .testTarget(name: "VoiceOSCTests", dependencies: ["VoiceOSC", "VoiceControl"]),
         .testTarget(name: "VoiceUnitsTests", dependencies: ["VoiceUnits", "VoiceTestSupport"]),
         .testTarget(name: "VoiceSpeexTests", dependencies: ["VoiceSpeex", "VoiceTestSupport"]),
+        .testTarget(name: "VoiceSuppressorTests", dependencies: ["VoiceSuppressor", "VoiceRT", "VoiceTestSupport"]),
         .testTarget(name: "VoiceEchoTests", dependencies: ["VoiceEcho", "VoiceSpeex", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceEngineTests",

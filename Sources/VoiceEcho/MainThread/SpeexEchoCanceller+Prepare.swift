@@ -1,5 +1,6 @@
 import VoiceRT
 import VoiceSpeex
+import VoiceSuppressor
 import VoiceUnits
 
 extension SpeexEchoCanceller {
@@ -26,7 +27,7 @@ extension SpeexEchoCanceller {
         estimatesResidual = suppresses && c.echoCancellation
         cancellerResidual = CancellerResidual(
             frameSize: frameSize, sampleRate: sampleRate, filterLength: speex.filterLength,
-            speakers: speex.speakers, windowEnergy: suppressor.windowEnergy, fftSize: suppressor.fft.size / 2)
+            speakers: speex.speakers, windowEnergy: suppressor.windowEnergy, fftSize: suppressor.residualFFTSize)
 
         let perMs = Double(sampleRate) / 1000
         let maximumDelay = Int(Double(c.maximumDelayMilliseconds) * perMs)

@@ -1,6 +1,7 @@
 import Synchronization
 import VoiceRT
 import VoiceSpeex
+import VoiceSuppressor
 import VoiceUnits
 
 /// speexdsp's echo canceller with what voicerack adds around it: the reference's delay
@@ -43,8 +44,8 @@ public struct SpeexEchoCanceller: ~Copyable, EchoCanceller {
     /// False when the canceller and the preprocessor are both off: frames then bypass the
     /// 16-bit conversion.
     let usesSpeex: Bool
-    /// voicerack's preprocessor (`SpectralSuppressor`) in place of speexdsp's, and whether it
-    /// runs; `cancellerResidual` feeds it the canceller's residual echo when the canceller runs.
+    /// voicerack's preprocessor (`SpectralSuppressor`, VoiceSuppressor) in place of speexdsp's,
+    /// and whether it runs; `cancellerResidual` feeds it the canceller's residual echo when the canceller runs.
     var suppressor: SpectralSuppressor
     let suppresses: Bool
     var cancellerResidual: CancellerResidual

@@ -23,18 +23,19 @@ import VoiceUnits
 /// `CancellerResidual`, held with a release of 0.85 per 8 ms: the echo's room tail, which the
 /// canceller's residual (the echo estimate's last two frames) leaves out.
 ///
-/// On the yardstick (echo-cancel, against the same chain with speexdsp's preprocessor:
-/// echo-cancel-speexdsp; 48 / 16 kHz) this lifts the noise-suppression PESQ gain from
-/// 0.41 / 0.37 to 0.63 / 0.61 (babble from 0.06 / 0.03 to 0.34 / 0.33), double talk from
-/// 3.75 / 3.61 to 3.81 / 3.71 at STOI 0.975 / 0.973, and the far end alone from 41.5 / 41.2 dB to
-/// 43.4 / 43.6 (docs/measurements.md). Its tuning is for 8 ms frames (echo-cancel's); at 16 ms,
-/// steady noise came down 15 dB instead of 19.
+/// Its yardstick figures against speexdsp's preprocessor (echo-cancel against
+/// echo-cancel-speexdsp) are in docs/measurements.md. Its tuning is for 8 ms frames
+/// (echo-cancel's); longer frames take less steady noise.
 ///
 /// - Realtime: `process` is safe; `init` allocates, deinit frees.
-struct SpectralSuppressor: ~Copyable {
+public struct SpectralSuppressor: ~Copyable, NoiseSuppressor {
     let frameSize: Int
     let fft: RealFFT
     let bins: Int
+    /// Samples of latency: one frame (see above).
+    public var latency: Int { frameSize }
+    /// Size of the FFT a residual spectrum must be on: half this one's.
+    public var residualFFTSize: Int { fft.size / 2 }
     /// Remove noise (preset key `noise_suppression`); off, only the residual echo is taken.
     let denoise: Bool
     /// Echo floors (dB): without voice and during double talk.
@@ -80,11 +81,12 @@ struct SpectralSuppressor: ~Copyable {
     private var framesSeen = 0
 
     /// Energy of the analysis window: `CancellerResidual` scales its spectra to it.
-    let windowEnergy: Float
+    public let windowEnergy: Float
 
     /// A suppressor for frames of `frameSize` samples at `sampleRate` Hz. Floors in dB (≤ 0):
-    /// steady noise, babble, residual echo without and with near-end voice.
-    init(
+    /// steady noise, babble, residual echo without and with near-end voice. - Realtime: never
+    /// (allocates); main thread.
+    public init(
         frameSize: Int, sampleRate: Int, denoise: Bool, noiseFloorDB: Float, babbleFloorDB: Float,
         echoFloorDB: Float, echoActiveFloorDB: Float
     ) {
@@ -156,7 +158,7 @@ struct SpectralSuppressor: ~Copyable {
     ///
     /// - Realtime: safe.
     @_noLocks
-    mutating func process(_ frame: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?) {
+    public mutating func process(_ frame: UnsafeMutablePointer<Float>, residual: UnsafePointer<Float>?) {
         let f = frameSize
         let span = 4 * f
         for i in 0..<3 * f { history[i] = history[i + f] }

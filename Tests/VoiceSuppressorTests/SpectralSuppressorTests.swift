@@ -3,7 +3,7 @@ import Testing
 import VoiceRT
 import VoiceTestSupport
 
-@testable import VoiceEcho
+@testable import VoiceSuppressor
 
 /// voicerack's preprocessor (`SpectralSuppressor`) alone: its framing, its noise floor, and what
 /// it keeps of a signal above the noise.
