@@ -1,39 +1,37 @@
-/// The canceller's frame buffers, allocated once for its frame size.
+/// The canceller's frame buffers, allocated once for its frame size: two blocks, one of Float
+/// frames (mic and references, filled by the host through `EchoFrameInputs`) and one of 16-bit
+/// frames for speexdsp.
 ///
 /// A copyable bundle of pointers so a frame step can hold it in a local;
 /// `SpeexEchoCanceller`'s deinit calls `deallocate()` exactly once.
 ///
 /// - Realtime: the pointers are used on the process thread; `init` and `deallocate` are not.
 struct EchoBuffers {
-    /// One frame of mic and references, filled by the host (`EchoFrameInputs`).
-    let frameMic: UnsafeMutablePointer<Float>
-    let frameReferenceLeft: UnsafeMutablePointer<Float>
-    let frameReferenceRight: UnsafeMutablePointer<Float>
-    /// 16-bit frames for speexdsp; the reference is interleaved (frame size × speakers).
-    let mic16: UnsafeMutablePointer<Int16>
-    let reference16: UnsafeMutablePointer<Int16>
-    let output16: UnsafeMutablePointer<Int16>
-    /// The canceller's output before the preprocessor works on it in place, kept for an analysis
-    /// that runs in the next cycle (see DeferredFrameAnalysis.swift).
-    let cancelled16: UnsafeMutablePointer<Int16>
+    /// Three Float frames: mic, reference left (or mono), reference right.
+    private let floats: UnsafeMutablePointer<Float>
+    /// Five 16-bit frames: mic, the reference interleaved (two frames' room), the canceller's
+    /// output, and that output kept for an analysis in the next cycle (see
+    /// DeferredFrameAnalysis.swift) before the preprocessor works on it in place.
+    private let shorts: UnsafeMutablePointer<Int16>
+    private let frameSize: Int
 
     init(frameSize: Int) {
-        func shorts(_ n: Int) -> UnsafeMutablePointer<Int16> {
-            let p = UnsafeMutablePointer<Int16>.allocate(capacity: n)
-            p.initialize(repeating: 0, count: n)
-            return p
-        }
-        frameMic = .zeroed(frameSize)
-        frameReferenceLeft = .zeroed(frameSize)
-        frameReferenceRight = .zeroed(frameSize)
-        mic16 = shorts(frameSize)
-        reference16 = shorts(frameSize * 2)
-        output16 = shorts(frameSize)
-        cancelled16 = shorts(frameSize)
+        self.frameSize = frameSize
+        floats = .zeroed(3 * frameSize)
+        shorts = .allocate(capacity: 5 * frameSize)
+        shorts.initialize(repeating: 0, count: 5 * frameSize)
     }
 
     func deallocate() {
-        for p in [frameMic, frameReferenceLeft, frameReferenceRight] { p.deallocate() }
-        for p in [mic16, reference16, output16, cancelled16] { p.deallocate() }
+        floats.deallocate()
+        shorts.deallocate()
     }
+
+    var frameMic: UnsafeMutablePointer<Float> { @inline(__always) @_noLocks get { floats } }
+    var frameReferenceLeft: UnsafeMutablePointer<Float> { @inline(__always) @_noLocks get { floats + frameSize } }
+    var frameReferenceRight: UnsafeMutablePointer<Float> { @inline(__always) @_noLocks get { floats + 2 * frameSize } }
+    var mic16: UnsafeMutablePointer<Int16> { @inline(__always) @_noLocks get { shorts } }
+    var reference16: UnsafeMutablePointer<Int16> { @inline(__always) @_noLocks get { shorts + frameSize } }
+    var output16: UnsafeMutablePointer<Int16> { @inline(__always) @_noLocks get { shorts + 3 * frameSize } }
+    var cancelled16: UnsafeMutablePointer<Int16> { @inline(__always) @_noLocks get { shorts + 4 * frameSize } }
 }
