@@ -2,9 +2,9 @@ extension SpeexEchoCanceller {
     /// Drives the post-filter's coherence gain harder while the speaker curve models a
     /// loudspeaker that clips: the curve makes most of its echo linear again, but what it does
     /// not fit (the real curve is not exactly tanh, and the filter still converges) no linear
-    /// model removes. Measured on the yardstick's nonlinear speaker (48 / 16 kHz): 25.9 / 27.9 dB
-    /// ERLE at echo-cancel's 0.2, 31.9 / 34.5 at 0.5, double-talk PESQ 2.61 → 2.51. Rooms
-    /// without clipping keep the drive as set.
+    /// model removes. On the yardstick's nonlinear speaker the harder drive removes more echo at a
+    /// small cost in double talk (figures in docs/measurements.md). Rooms without clipping keep
+    /// the drive as set.
     ///
     /// - Realtime: safe.
     @inline(__always) @_noLocks

@@ -38,7 +38,8 @@ extension SpeexEchoCanceller {
     ///   agrees: the same sign and at least `phaseAgreePPM`, or beyond the trusted range (its
     ///   phases near 950 Hz wrap towards ±350 ppm: at 300 ppm it read ~200). A phase figure near
     ///   0 overrules a slope that followed reflections (seed 7's far-end-only scenario: the
-    ///   slope engaged on a room without drift, 23.3 dB against 58.2 without it).
+    ///   slope engaged on a room without drift and lost most of the echo removal; figures in
+    ///   docs/measurements.md).
     /// * The source that engaged keeps the lead, so the ratio does not jump between the two (in
     ///   a synthetic room the phase read a third of the drift while the slope read it exactly).
     ///

@@ -12,8 +12,8 @@
 /// A figure is reported once the points span `minimumSpanSeconds`, or sooner (`earlySpanSeconds`)
 /// when the slope already stands `earlySignificance` standard errors clear of zero: a drift that
 /// strong is no scatter, and every second it goes uncompensated the canceller chases a moving
-/// echo (on the yardstick's 100 ppm drift at 48 kHz, reporting at ~2.5 s instead of ~5 s took
-/// echo removal from 22 to 33 dB; on the scenarios without drift nothing changed).
+/// echo (on the yardstick's 100 ppm drift, reporting at ~2.5 s instead of ~5 s removed much more
+/// echo, and changed nothing without drift: figures in docs/measurements.md).
 ///
 /// The figure engages drift compensation (`DriftFollower`), which then refines it.
 ///

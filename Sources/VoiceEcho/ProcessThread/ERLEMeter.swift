@@ -5,7 +5,7 @@ import VoiceRT
 ///
 /// A short-memory estimate read at the end of a run reports whatever the last seconds held:
 /// the echo tail after the far end stopped, or near-end onsets the detector had not confirmed
-/// yet, which read ~5 dB where the yardstick measured 30. Summing energies over every frame in
+/// yet, which read a small fraction of what the yardstick measured. Summing energies over every frame in
 /// which the far end plays and no near-end voice was detected gives the same kind of number
 /// the yardstick reports (energy ratio over far-end-only speech). The first `settleSeconds` of
 /// far-end signal after the start and after every canceller reset are left out: the adaptive

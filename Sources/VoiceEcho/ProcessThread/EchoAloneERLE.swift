@@ -5,7 +5,8 @@ import Foundation
 ///
 /// `ERLEMeter` counts every frame in which the far end plays and the echo path explains the mic's
 /// level. A talker over the far end counts there as echo left, so a call with double talk read
-/// 7–13 dB ("poor: echo audible") where its far-end-only stretches measure 21–45 dB. Here a frame
+/// "poor: echo audible" where its far-end-only stretches measured far better (figures in
+/// docs/measurements.md). Here a frame
 /// counts only while the echo estimate explains at least `leastExplained` of the mic's power in
 /// 200–4000 Hz (the post-filter's coherence statistics, `EchoCoherence.explainedShare`): a talker
 /// within ~8 dB of the echo pulls that share under it. Frames pool into windows of

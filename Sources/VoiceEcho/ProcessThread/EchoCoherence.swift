@@ -9,8 +9,8 @@ import VoiceRT
 /// it, including its reverberant tail that the filter's own error still carries. Where the near
 /// end talks, the part of the mic that ŷ cannot explain grows and C falls. The post-filter uses
 /// 1 − C as a suppression gain that, unlike its tail model, does not depend on knowing the room:
-/// on the public yardstick it removes 4–11 dB more echo where only the far end plays and after an
-/// echo-path change (see `docs/measurements.md`). Its price is double talk: 1 − C follows the mic's
+/// on the public yardstick it removes more echo where only the far end plays and after an
+/// echo-path change (figures in `docs/measurements.md`). Its price is double talk: 1 − C follows the mic's
 /// share of near-end voice, not the error's, so a loud echo under the near end lowers the gain
 /// although the linear filter removed that echo. Hence the exponent (`drive`) that softens it.
 ///
@@ -21,9 +21,8 @@ import VoiceRT
 /// the echo had died away. So for the gain a bin's mic power rises within `talkerRiseTimeConstant` where the
 /// mic grows and the echo estimate does not (a talker's onset); where both grow (the far end's
 /// onset, which the echo estimate follows) it keeps the long memory, or the coherence would fall
-/// at every far-end onset (mic alone at 0.05 s: 6 dB less far-end-only removal). On the
-/// yardstick the long-delay double talk rose 2.733 → 2.762 on seed 7 at 48 kHz (see
-/// `docs/measurements.md`).
+/// at every far-end onset (mic alone at 0.05 s removed less far-end-only echo). The yardstick's
+/// long-delay double talk gained from it (figures in `docs/measurements.md`).
 ///
 /// - Realtime: `accumulate` and `suppression` are safe; `init` allocates, `deallocate` frees.
 struct EchoCoherence {

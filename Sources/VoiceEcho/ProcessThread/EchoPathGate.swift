@@ -3,7 +3,7 @@
 ///
 /// The double-talk detector's "suspected" flag is raised by the canceller's own bad frames too
 /// (a residual spike looks like a near-end onset), so an ERLE over the frames it left out counted
-/// mostly the frames the canceller did well on: 50 dB reported where 34 dB were measured, and in a
+/// mostly the frames the canceller did well on: it read far above the measured figure, and in a
 /// reverberant room no frame at all. This gate looks at the mic and the reference only, not at
 /// the canceller: the echo path's gain (mic / reference power) is tracked as a lower envelope
 /// (of powers smoothed over ~200 ms; down at once, up by 3 dB/s), and a frame whose mic stands more than `margin` above what that

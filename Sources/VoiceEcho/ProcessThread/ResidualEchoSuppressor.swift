@@ -28,8 +28,8 @@ import VoiceRT
 /// A third, optional estimate scales that cap: the leftover-echo gain (`LeftoverEcho`), from how
 /// much of the error the reference's last frames explain, fitted without the canceller's model.
 /// Both estimates above trust the canceller's echo estimate; this one catches what a canceller
-/// still re-learning a changed echo path leaves (path change 30.1 → 35.0 dB on the yardstick, its
-/// first second 9.7 → 22.9 dB at 48 kHz). Its reference spectra take half an FFT per frame.
+/// still re-learning a changed echo path leaves (the yardstick's path change, its first second
+/// most: figures in docs/measurements.md). Its reference spectra take half an FFT per frame.
 ///
 /// Analysis runs on the canceller's frame (error and echo estimate share one complex FFT); the
 /// gain is applied to the preprocessor's output. The preprocessor delays its output by exactly

@@ -5,8 +5,8 @@ import VoiceSpeex
 /// clipped the same way, so that the echo it has to model is linear again.
 ///
 /// Small speakers played loud compress their peaks. The linear filter cannot model that: on the
-/// yardstick's nonlinear scenario it leaves ~11 dB under the mic where a linear room leaves
-/// ~22 dB, and what it leaves also blurs the post-filter's echo estimate, so double talk
+/// yardstick's nonlinear scenario it leaves about twice as much echo (in dB) as in a linear room
+/// (figures in docs/measurements.md), and what it leaves also blurs the post-filter's echo estimate, so double talk
 /// suffers most. The curve is modelled as f(x) = tanh(a·x) / a, x in full-scale units: unit gain
 /// for small signals, so the filter keeps its scale. It is learned as the `curvature` b = a²
 /// (b = 0 is linear, and in b the curve's slope at 0 is −x³/3, so learning can start from a
