@@ -20,7 +20,7 @@ struct EchoCancellerRealtimeTests {
         var settings = EchoSettings()
         settings.echoCancellation = true
         settings.preprocess = true
-        settings.voicerackSuppressor = true
+        settings.suppressor = .voicerack
         settings.residualSuppression = 1
         settings.coherenceSuppression = 0.2
         settings.leftoverEchoSuppression = 2.2

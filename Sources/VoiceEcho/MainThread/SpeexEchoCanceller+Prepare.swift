@@ -19,7 +19,7 @@ extension SpeexEchoCanceller {
 
         processor = SpeexVoiceProcessor(settings: speex, sampleRate: sampleRate)
         usesSpeex = c.echoCancellation || c.preprocess
-        suppresses = c.preprocess && c.voicerackSuppressor
+        suppresses = c.preprocess && c.suppressor == .voicerack
         suppressor = SpectralSuppressor(
             frameSize: frameSize, sampleRate: sampleRate, denoise: c.noiseSuppression,
             noiseFloorDB: c.noiseSuppressDB, babbleFloorDB: max(c.babbleSuppressDB, c.noiseSuppressDB),
@@ -34,7 +34,7 @@ extension SpeexEchoCanceller {
         estimator = DelayEstimator(
             sampleRate: sampleRate, maximumDelaySeconds: Double(c.maximumDelayMilliseconds) / 1000)
         drift = DriftEstimator(sampleRate: sampleRate)
-        tracksDelay = c.echoCancellation && !c.fixedDelay
+        tracksDelay = c.echoCancellation && c.delayMode == .auto
         delayMargin = Int(Double(c.delayMarginMilliseconds) * perMs)
         delayTolerance = max(Int(2 * perMs), delayMargin / 2)
         let fixedDelay = Int(Double(c.delayMilliseconds) * perMs)
@@ -43,7 +43,7 @@ extension SpeexEchoCanceller {
             maximumBlock: spec.blockSize)
         // Fixed: exactly as given. Auto: the given delay is a seed (e.g. JACK's port latencies),
         // treated like an estimate, so the margin keeps the reference ahead of its echo.
-        let initialDelay = c.fixedDelay ? fixedDelay : max(0, fixedDelay - delayMargin)
+        let initialDelay = c.delayMode == .fixed ? fixedDelay : max(0, fixedDelay - delayMargin)
         referenceDelay.setDelay(initialDelay)
         followsDrift = tracksDelay && c.driftCompensation
         pathShift = EchoPathShift(

@@ -1,7 +1,10 @@
+import VoiceEcho
+
 /// Everything a preset decides about the voice engine, resolved to plain values.
 ///
 /// Presets (`VoicePresets`) build this from TOML; defaults here are the `raw`-neutral values
 /// except where noted. Units are in the property names.
+@dynamicMemberLookup
 public struct EngineConfiguration: Sendable, Equatable {
     /// How the echo canceller hears a stereo far end.
     public enum ReferenceMode: String, Sendable, CaseIterable {
@@ -11,74 +14,25 @@ public struct EngineConfiguration: Sendable, Equatable {
         case stereo
     }
 
-    /// Which preprocessor suppresses noise and residual echo (both add one frame of latency).
-    public enum Suppressor: String, Sendable, CaseIterable {
-        /// voicerack's own (`SpectralSuppressor`): noise estimate that tells steady noise from
-        /// babble, OM-LSA gain, the canceller's residual echo as a second noise.
-        case voicerack
-        /// speexdsp's preprocessor; the only one with dereverberation.
-        case speexdsp
-    }
-
-    /// How the reference is delayed before the echo canceller.
-    public enum DelayMode: String, Sendable, CaseIterable {
-        /// Estimated from the signals (GCC-PHAT), starting from `delayMilliseconds`.
-        case auto
-        /// Exactly `delayMilliseconds`, never changed.
-        case fixed
-    }
+    /// Which preprocessor suppresses noise and residual echo (see `EchoSettings.Suppressor`).
+    public typealias Suppressor = EchoSettings.Suppressor
+    /// How the reference is delayed before the echo canceller (see `EchoSettings.DelayMode`).
+    public typealias DelayMode = EchoSettings.DelayMode
 
     // Input
     public var inputGainDB: Float = 0
     public var highPassHz: Float = 0
 
-    // Echo canceller
-    public var echoCancellation = false
+    // Echo canceller and preprocessor: speexdsp's settings here, the rest in `echo` (read and
+    // written as if they were this struct's own: `configuration.echoCancellation`).
     public var tailMilliseconds: Float = 150
     /// Frame of the canceller and preprocessor; 0 picks one from the block size (see `FramePlan`).
     public var frameMilliseconds: Float = 0
     public var reference: ReferenceMode = .mono
-    public var delayMode: DelayMode = .auto
-    public var delayMilliseconds: Float = 0
-    public var maximumDelayMilliseconds: Float = 500
-    public var delayMarginMilliseconds: Float = 10
-    /// Follow clock drift between playback and mic by resampling the reference
-    /// (`DriftingDelay`, `DriftFollower`); only with `delayMode == .auto`.
-    public var driftCompensation = true
-    /// Attenuate echo-alone frames until the canceller first converges (`StartupSuppression`).
-    public var startupSuppression = true
-    /// Learn the loudspeaker's soft clipping and give the canceller a reference clipped the
-    /// same way (`SpeakerCurve`); mono reference only.
-    public var speakerCurve = true
-
-    // Preprocessor
-    public var preprocess = false
-    public var suppressor: Suppressor = .speexdsp
-    public var noiseSuppression = true
-    public var noiseSuppressDB: Float = -15
-    /// Most attenuation of babble (speech-like noise) with voicerack's suppressor; the floor
-    /// moves between `noiseSuppressDB` (steady noise) and this one with how the noise behaves.
-    public var babbleSuppressDB: Float = -12
-    public var echoSuppressDB: Float = -40
-    public var echoSuppressActiveDB: Float = -15
-    public var voiceActivityDetection = true
+    /// speexdsp's dereverberation (its preprocessor only).
     public var dereverb = false
-    /// Extra attenuation (dB, ≤ 0) of frames with far-end signal and no near-end voice, after
-    /// the preprocessor's residual echo suppression; 0 = off.
-    public var residualEchoGateDB: Float = 0
-    /// Strength of the residual echo post-filter (`ResidualEchoSuppressor`): how far the modelled
-    /// residual is overestimated; 0 = off, 1 = as measured.
-    public var residualSuppression: Float = 0
-    /// Exponent of the post-filter's coherence gain (`EchoCoherence`): 0 = off; higher removes
-    /// more echo where only the far end plays and costs more double talk.
-    public var coherenceSuppression: Float = 0
-    /// The coherence gain's exponent while `SpeakerCurve` models a loudspeaker that clips (the
-    /// larger of it and `coherenceSuppression` is used); 0 = no change.
-    public var clippingCoherenceSuppression: Float = 0
-    /// Exponent of the post-filter's leftover-echo gain (`LeftoverEcho`): how hard it takes the
-    /// canceller's output where the reference still explains it (an echo path that just changed);
-    /// 0 = off.
-    public var leftoverEchoSuppression: Float = 0
+    /// The echo canceller's and the suppressor's settings (VoiceEcho).
+    public var echo = EchoSettings()
 
     // Leveller (AGC)
     public var leveller = false
@@ -180,5 +134,13 @@ public struct EngineConfiguration: Sendable, Equatable {
     public init() {}
 
     /// True when the engine needs a far-end reference (the echo canceller is on).
-    public var needsReference: Bool { echoCancellation }
+    public var needsReference: Bool { echo.echoCancellation }
+}
+
+extension EngineConfiguration {
+    /// The echo settings (`echo`) read and written as this configuration's own fields.
+    public subscript<T>(dynamicMember path: WritableKeyPath<EchoSettings, T>) -> T {
+        get { echo[keyPath: path] }
+        set { echo[keyPath: path] = newValue }
+    }
 }

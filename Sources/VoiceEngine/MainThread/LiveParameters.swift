@@ -39,14 +39,14 @@ extension EngineConfiguration {
         follow(\.levellerMaxGainDB, ControlNames.leveller("max_gain_db"))
         follow(\.levellerSpeedDBPerSecond, ControlNames.leveller("speed_db_per_s"))
         follow(\.outputGainDB, ControlNames.outputGain)
-        if echoCancellation {
+        if echo.echoCancellation {
             // The post-filter runs after the canceller; its strengths change no latency or
             // allocation, so `echo-cancel` → `echo-cancel-strong` needs no restart.
             follow(\.residualSuppression, ControlNames.residualSuppression)
             follow(\.coherenceSuppression, ControlNames.coherenceSuppression)
             follow(\.clippingCoherenceSuppression, ControlNames.clippingCoherenceSuppression)
             follow(\.leftoverEchoSuppression, ControlNames.leftoverEchoSuppression)
-            if residualEchoGateDB != new.residualEchoGateDB {
+            if echo.residualEchoGateDB != new.residualEchoGateDB {
                 reached.residualEchoGateDB = new.residualEchoGateDB
                 messages.append(
                     ControlMessage(ControlNames.residualEchoGate, Decibels.amplitude(new.residualEchoGateDB)))

@@ -77,7 +77,7 @@ public struct EngineState: ~Copyable {
         highPass = HighPassFilter(cutoffHz: c.highPassHz)
         highPass.prepare(spec)
         canceller = SpeexEchoCanceller(
-            settings: EchoSettings(c), speex: speex,
+            settings: c.echo, speex: speex,
             spec: EchoSpec(
                 sampleRate: sampleRate, blockSize: plan.blockSize, frameSize: plan.frameSize,
                 leavesFrameFreeCycles: plan.leavesFrameFreeCycles))
