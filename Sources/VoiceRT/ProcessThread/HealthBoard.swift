@@ -1,109 +1,62 @@
 import Synchronization
 
-/// Health figures the process thread publishes and the main thread reads, one atomic per figure.
+/// Health figures the process thread publishes and other threads read: the bytes of one
+/// `HealthFigures`, a relaxed atomic per 8-byte word, so the figures are declared once (in
+/// `HealthFigures`) and every field travels without a line of its own here.
 ///
 /// Levels are linear (1.0 = full scale), delays are in samples at the engine's rate, counters
-/// only grow. The process thread stores with `.relaxed` ordering: each figure is independent and a
-/// reader that sees a slightly stale mix of figures is fine for a status line.
+/// only grow. Each word is stored and loaded whole with `.relaxed` ordering: figures in one word
+/// always come from the same publish, and a reader that sees a slightly stale mix of words is fine
+/// for a status line (as with one atomic per figure before). Every word comes from a valid set of
+/// figures, so the snapshot is one.
 ///
-/// - Realtime: the `publish…` side is safe for the process thread; `snapshot()` is for any other
-///   thread. Allocate the board once (it lives at a stable address: atomics cannot move).
+/// - Realtime: `publish` is safe for the process thread; `snapshot()` is for any other thread.
+///   Allocate the board once and never move it (`init` allocates the words, deinit frees them).
 public struct HealthBoard: ~Copyable, @unchecked Sendable {
-    @usableFromInline let micLevel = Atomic<UInt32>(0)
-    @usableFromInline let micPeak = Atomic<UInt32>(0)
-    @usableFromInline let farLevel = Atomic<UInt32>(0)
-    @usableFromInline let farPeak = Atomic<UInt32>(0)
-    @usableFromInline let monitorLevel = Atomic<UInt32>(0)
-    @usableFromInline let monitorPeak = Atomic<UInt32>(0)
-    @usableFromInline let outputLevel = Atomic<UInt32>(0)
-    @usableFromInline let outputPeak = Atomic<UInt32>(0)
-    @usableFromInline let echoReturnLossEnhancement = Atomic<UInt32>(0)
-    @usableFromInline let levellerGain = Atomic<UInt32>(0)
-    @usableFromInline let delayConfidence = Atomic<UInt32>(0)
-    @usableFromInline let estimatedDelay = Atomic<Int>(-1)
-    @usableFromInline let appliedDelay = Atomic<Int>(0)
-    @usableFromInline let voiceActive = Atomic<Bool>(false)
-    @usableFromInline let farActive = Atomic<Bool>(false)
-    @usableFromInline let clippedInputSamples = Atomic<Int>(0)
-    @usableFromInline let clippedOutputSamples = Atomic<Int>(0)
-    @usableFromInline let framesProcessed = Atomic<Int>(0)
-    @usableFromInline let nonFiniteSamples = Atomic<Int>(0)
-    @usableFromInline let cancellerResets = Atomic<Int>(0)
-    @usableFromInline let parametersApplied = Atomic<Int>(0)
-    @usableFromInline let parametersRejected = Atomic<Int>(0)
-    @usableFromInline let monitorMuted = Atomic<Bool>(false)
-    @usableFromInline let feedbackFrequency = Atomic<UInt32>(0)
-    @usableFromInline let feedbackEvents = Atomic<Int>(0)
-    @usableFromInline let clockDriftPPM = Atomic<UInt32>(Float.nan.bitPattern)
-    @usableFromInline let driftCompensation = Atomic<Int>(0)
-    @usableFromInline let speakerDrive = Atomic<UInt32>(0)
+    /// The words of the last published figures (`wordCount` of them).
+    @usableFromInline let words: UnsafeMutablePointer<Atomic<UInt64>>
+    /// Where `publish` lays the figures out to read their words (the publishing thread's only).
+    @usableFromInline let staging: UnsafeMutablePointer<HealthFigures>
 
-    public init() {}
+    /// Words that hold one `HealthFigures` (its stride is a whole number of words: it holds Ints).
+    @inlinable static var wordCount: Int {
+        @inline(__always) @_noLocks get { MemoryLayout<HealthFigures>.stride / 8 }
+    }
+
+    /// A board holding the default figures (no delay found, no drift measured). - Realtime: never
+    /// (allocates).
+    public init() {
+        words = .allocate(capacity: Self.wordCount)
+        for i in 0..<Self.wordCount { (words + i).initialize(to: Atomic<UInt64>(0)) }
+        staging = .allocate(capacity: 1)
+        staging.initialize(to: HealthFigures())
+        publish(HealthFigures())
+    }
+
+    deinit {
+        words.deinitialize(count: Self.wordCount)
+        words.deallocate()
+        staging.deallocate()
+    }
 
     /// Publishes one set of figures. - Realtime: safe.
     @inlinable @_noLocks
     public func publish(_ figures: borrowing HealthFigures) {
-        micLevel.store(figures.micLevel.bitPattern, ordering: .relaxed)
-        micPeak.store(figures.micPeak.bitPattern, ordering: .relaxed)
-        farLevel.store(figures.farLevel.bitPattern, ordering: .relaxed)
-        farPeak.store(figures.farPeak.bitPattern, ordering: .relaxed)
-        monitorLevel.store(figures.monitorLevel.bitPattern, ordering: .relaxed)
-        monitorPeak.store(figures.monitorPeak.bitPattern, ordering: .relaxed)
-        outputLevel.store(figures.outputLevel.bitPattern, ordering: .relaxed)
-        outputPeak.store(figures.outputPeak.bitPattern, ordering: .relaxed)
-        echoReturnLossEnhancement.store(figures.echoReturnLossEnhancement.bitPattern, ordering: .relaxed)
-        levellerGain.store(figures.levellerGain.bitPattern, ordering: .relaxed)
-        delayConfidence.store(figures.delayConfidence.bitPattern, ordering: .relaxed)
-        estimatedDelay.store(figures.estimatedDelay, ordering: .relaxed)
-        appliedDelay.store(figures.appliedDelay, ordering: .relaxed)
-        voiceActive.store(figures.voiceActive, ordering: .relaxed)
-        farActive.store(figures.farActive, ordering: .relaxed)
-        clippedInputSamples.store(figures.clippedInputSamples, ordering: .relaxed)
-        clippedOutputSamples.store(figures.clippedOutputSamples, ordering: .relaxed)
-        framesProcessed.store(figures.framesProcessed, ordering: .relaxed)
-        nonFiniteSamples.store(figures.nonFiniteSamples, ordering: .relaxed)
-        cancellerResets.store(figures.cancellerResets, ordering: .relaxed)
-        parametersApplied.store(figures.parametersApplied, ordering: .relaxed)
-        parametersRejected.store(figures.parametersRejected, ordering: .relaxed)
-        monitorMuted.store(figures.monitorMuted, ordering: .relaxed)
-        feedbackFrequency.store(figures.feedbackFrequency.bitPattern, ordering: .relaxed)
-        feedbackEvents.store(figures.feedbackEvents, ordering: .relaxed)
-        clockDriftPPM.store(figures.clockDriftPPM.bitPattern, ordering: .relaxed)
-        driftCompensation.store(figures.driftCompensation.rawValue, ordering: .relaxed)
-        speakerDrive.store(figures.speakerDrive.bitPattern, ordering: .relaxed)
+        staging.pointee = copy figures
+        let raw = UnsafeRawPointer(staging)
+        for i in 0..<Self.wordCount {
+            words[i].store(raw.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self), ordering: .relaxed)
+        }
     }
 
     /// The figures as last published. - Realtime: not needed there; any thread may call.
     public func snapshot() -> HealthFigures {
         var f = HealthFigures()
-        f.micLevel = Float(bitPattern: micLevel.load(ordering: .relaxed))
-        f.micPeak = Float(bitPattern: micPeak.load(ordering: .relaxed))
-        f.farLevel = Float(bitPattern: farLevel.load(ordering: .relaxed))
-        f.farPeak = Float(bitPattern: farPeak.load(ordering: .relaxed))
-        f.monitorLevel = Float(bitPattern: monitorLevel.load(ordering: .relaxed))
-        f.monitorPeak = Float(bitPattern: monitorPeak.load(ordering: .relaxed))
-        f.outputLevel = Float(bitPattern: outputLevel.load(ordering: .relaxed))
-        f.outputPeak = Float(bitPattern: outputPeak.load(ordering: .relaxed))
-        f.echoReturnLossEnhancement = Float(bitPattern: echoReturnLossEnhancement.load(ordering: .relaxed))
-        f.levellerGain = Float(bitPattern: levellerGain.load(ordering: .relaxed))
-        f.delayConfidence = Float(bitPattern: delayConfidence.load(ordering: .relaxed))
-        f.estimatedDelay = estimatedDelay.load(ordering: .relaxed)
-        f.appliedDelay = appliedDelay.load(ordering: .relaxed)
-        f.voiceActive = voiceActive.load(ordering: .relaxed)
-        f.farActive = farActive.load(ordering: .relaxed)
-        f.clippedInputSamples = clippedInputSamples.load(ordering: .relaxed)
-        f.clippedOutputSamples = clippedOutputSamples.load(ordering: .relaxed)
-        f.framesProcessed = framesProcessed.load(ordering: .relaxed)
-        f.nonFiniteSamples = nonFiniteSamples.load(ordering: .relaxed)
-        f.cancellerResets = cancellerResets.load(ordering: .relaxed)
-        f.parametersApplied = parametersApplied.load(ordering: .relaxed)
-        f.parametersRejected = parametersRejected.load(ordering: .relaxed)
-        f.monitorMuted = monitorMuted.load(ordering: .relaxed)
-        f.feedbackFrequency = Float(bitPattern: feedbackFrequency.load(ordering: .relaxed))
-        f.feedbackEvents = feedbackEvents.load(ordering: .relaxed)
-        f.clockDriftPPM = Float(bitPattern: clockDriftPPM.load(ordering: .relaxed))
-        f.driftCompensation = DriftCompensation(rawValue: driftCompensation.load(ordering: .relaxed)) ?? .off
-        f.speakerDrive = Float(bitPattern: speakerDrive.load(ordering: .relaxed))
+        withUnsafeMutableBytes(of: &f) { raw in
+            for i in 0..<Self.wordCount {
+                raw.storeBytes(of: words[i].load(ordering: .relaxed), toByteOffset: 8 * i, as: UInt64.self)
+            }
+        }
         return f
     }
 }
