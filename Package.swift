@@ -83,8 +83,17 @@ let package = Package(
             swiftSettings: processThreadSettings),
 
         // MARK: Engine, presets, host
+        // The echo canceller behind its interface (`EchoCanceller`): speexdsp's canceller with the
+        // delay, drift, speaker-curve, suppressor and post-filter pieces, and its null twin.
+        // The noise and residual echo suppressor behind its interface (`NoiseSuppressor`), which
+        // the canceller drives with its residual echo spectrum.
         .target(
-            name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex"],
+            name: "VoiceSuppressor", dependencies: ["VoiceRT", "VoiceUnits"], swiftSettings: processThreadSettings),
+        .target(
+            name: "VoiceEcho", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex", "VoiceSuppressor"],
+            swiftSettings: processThreadSettings),
+        .target(
+            name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex", "VoiceEcho"],
             swiftSettings: processThreadSettings),
         // What a session is set to around the engine (JACK, recording, backing, stream) and the
         // stream settings' checks, which need no codec (pure Swift).
@@ -147,9 +156,11 @@ let package = Package(
         .testTarget(name: "VoiceOSCTests", dependencies: ["VoiceOSC", "VoiceControl"]),
         .testTarget(name: "VoiceUnitsTests", dependencies: ["VoiceUnits", "VoiceTestSupport"]),
         .testTarget(name: "VoiceSpeexTests", dependencies: ["VoiceSpeex", "VoiceTestSupport"]),
+        .testTarget(name: "VoiceSuppressorTests", dependencies: ["VoiceSuppressor", "VoiceRT", "VoiceTestSupport"]),
+        .testTarget(name: "VoiceEchoTests", dependencies: ["VoiceEcho", "VoiceSpeex", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceEngineTests",
-            dependencies: ["VoiceEngine", "VoicePresets", "VoiceTestSupport"]),
+            dependencies: ["VoiceEngine", "VoiceEcho", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(
             name: "VoicePresetsTests",
             dependencies: ["VoicePresets", "VoiceEngine", "VoiceLV2", "VoiceSession", "VoiceTestSupport"]),
@@ -179,8 +190,8 @@ let package = Package(
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: [
-                "VoiceEngine", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport",
-                "VoiceRT", "CRealtimeCheck",
+                "VoiceEngine", "VoiceEcho", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles",
+                "VoiceTestSupport", "VoiceRT", "CRealtimeCheck",
                 "VoiceStream", "VoiceLV2",
             ],
             linkerSettings: rtsanLinkerSettings),

@@ -14,6 +14,7 @@ fi
 # Style first: the checked-in .swift-format, warnings are errors (`swift format -i -r Sources Tests
 # Package.swift` fixes most of them).
 swift format lint --strict -r --configuration .swift-format Sources Tests Package.swift
+scripts/check-process-thread-folders.sh --self-test && scripts/check-process-thread-folders.sh
 swift build --build-tests
 swift test --skip RealtimeSafetyTests --skip VoiceWebTests
 # On their own, after the suite: the web panel's in-process server tests. The server runs on

@@ -122,7 +122,7 @@ public final class BackingTrack: @unchecked Sendable {
         defer { cpuSeconds += threadCPUTime() - start }
         guard try followSeek() else { return }
         defer { markSeekServed() }
-        let ring = source.pointee.ring
+        let ring = source.pointee.ring.producer
         while !ended || pendingOffset < pending.count {
             if pendingOffset < pending.count {
                 let wrote = pending.withUnsafeBufferPointer { p in

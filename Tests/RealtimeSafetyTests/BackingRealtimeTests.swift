@@ -42,7 +42,7 @@ struct BackingRealtimeTests {
             // (except in second 3, so it runs dry), change the level, pause in second 4.
             if second != 3 {
                 for i in 0..<block { interleaved[2 * i] = song[start + i]; interleaved[2 * i + 1] = -song[start + i] }
-                _ = source.pointee.ring.write(interleaved, 2 * block)
+                _ = source.pointee.ring.producer.write(interleaved, 2 * block)
             }
             if start == 2 * rate { source.pointee.setLevel(-12) }
             source.pointee.setPlaying(second != 4)

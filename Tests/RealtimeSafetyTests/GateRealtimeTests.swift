@@ -204,7 +204,7 @@ struct GateRealtimeTests {
         defer { rig.host.attachBacking(nil) }
         let old = [Float](repeating: 0.5, count: 2 * Self.block * 4)
         let new = [Float](repeating: 0.25, count: 2 * Self.block * 4)
-        _ = source.pointee.ring.write(old, old.count)
+        _ = source.pointee.ring.producer.write(old, old.count)
         let silence = [Float](repeating: 0, count: Self.block)
         func cycle(rolling: Bool) {
             silence.withUnsafeBufferPointer { f in
@@ -221,14 +221,14 @@ struct GateRealtimeTests {
         cycle(rolling: false)
         rtcheck_exit()
         #expect(!asked)
-        #expect(source.pointee.ring.available() == old.count, "stopped: the ring is not touched")
+        #expect(source.pointee.ring.consumer.available() == old.count, "stopped: the ring is not touched")
         source.pointee.seekAccepted.store(4_800, ordering: .releasing)
         rtcheck_enter()
         let drained = state.pointee.transportReady(atFrame: 4_800)
         rtcheck_exit()
         #expect(!drained)
-        #expect(source.pointee.ring.available() == 0, "the old position's audio is thrown away")
-        _ = source.pointee.ring.write(new, new.count)
+        #expect(source.pointee.ring.consumer.available() == 0, "the old position's audio is thrown away")
+        _ = source.pointee.ring.producer.write(new, new.count)
         source.pointee.seekServed.store(4_800, ordering: .releasing)
         rtcheck_enter()
         let ready = state.pointee.transportReady(atFrame: 4_800)

@@ -1,6 +1,7 @@
 import CRealtimeCheck
 import Foundation
 import Testing
+import VoiceEcho
 import VoiceEngine
 
 /// The echo-alone health meter inside RealtimeSanitizer's real-time region: windows that fill

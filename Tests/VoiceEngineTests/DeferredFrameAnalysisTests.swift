@@ -3,6 +3,7 @@ import Testing
 import VoiceRT
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 @testable import VoicePresets
 
@@ -36,8 +37,8 @@ struct DeferredFrameAnalysisTests {
         let presets = try #require(PresetLibrary.shippedPresetsAbove(URL(fileURLWithPath: #filePath)))
         let c = try PresetLibrary(directories: [presets]).load("echo-cancel").configuration
         let engine = try VoiceEngine(configuration: c, sampleRate: rate, blockSize: block)
-        let planned = engine.state.pointee.defersFrameAnalysis
-        if !deferring { engine.state.pointee.defersFrameAnalysis = false }
+        let planned = engine.state.pointee.canceller.defersFrameAnalysis
+        if !deferring { engine.state.pointee.canceller.defersFrameAnalysis = false }
         let output = OfflineRenderer(engine: engine).process(mic: s.mic, reference: [s.reference])
         return (output, engine.health(), planned)
     }
@@ -74,7 +75,7 @@ struct DeferredFrameAnalysisTests {
         let presets = try #require(PresetLibrary.shippedPresetsAbove(URL(fileURLWithPath: #filePath)))
         let c = try PresetLibrary(directories: [presets]).load("echo-cancel").configuration
         let engine = try VoiceEngine(configuration: c, sampleRate: 48_000, blockSize: block)
-        let defers = engine.state.pointee.defersFrameAnalysis
+        let defers = engine.state.pointee.canceller.defersFrameAnalysis
         #expect(!defers)
     }
 }

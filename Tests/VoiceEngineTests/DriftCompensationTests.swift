@@ -3,6 +3,7 @@ import Testing
 import VoiceRT
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// Clock-drift compensation: the reference is resampled so the canceller sees a steady echo path.

@@ -1,6 +1,7 @@
 import Testing
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// Clock drift between playback and mic, estimated from the slope of the echo's delay and

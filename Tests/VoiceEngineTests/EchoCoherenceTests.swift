@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// The post-filter's coherence gain (`EchoCoherence`): its statistics alone, and what it adds to

@@ -3,6 +3,8 @@ import Testing
 import VoiceEngine
 import VoiceTestSupport
 
+@testable import VoiceEcho
+
 /// The ERLE the engine reports (status line, `process` summary) against the one the yardstick
 /// measures on the same output: far end alone, from 5 s on (the yardstick's `--skip`).
 @Suite("Health ERLE")

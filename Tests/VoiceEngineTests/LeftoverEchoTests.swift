@@ -3,6 +3,7 @@ import Testing
 import VoiceRT
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// The post-filter's leftover-echo gain (`LeftoverEcho`): the share of the canceller's output

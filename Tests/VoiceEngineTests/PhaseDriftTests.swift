@@ -1,6 +1,7 @@
 import Testing
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// The drift figure from the turning of the cross-spectrum (`PhaseDrift`), fed by the delay
@@ -52,7 +53,7 @@ struct PhaseDriftTests {
         let last = try #require(result.last)
         #expect(first <= 7)
         #expect(last * ppm > 0)
-        #expect(abs(last) >= EngineState.phaseAgreePPM && abs(last) <= 110)
+        #expect(abs(last) >= SpeexEchoCanceller.phaseAgreePPM && abs(last) <= 110)
     }
 
     @Test("300 ppm reads beyond the trusted range, with its sign (the delay slope takes over there)")
@@ -81,6 +82,6 @@ struct PhaseDriftTests {
         let result = Self.run(mic: mic, reference: reference, rate: rate)
         print("moved loudspeaker: largest figure \(result.largest) ppm, last \(result.last ?? .nan) ppm")
         #expect(result.first != nil)
-        #expect(result.largest < EngineState.phaseAgreePPM)
+        #expect(result.largest < SpeexEchoCanceller.phaseAgreePPM)
     }
 }

@@ -3,6 +3,7 @@ import Testing
 import VoiceRT
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// The residual echo post-filter's two strengths and the residual echo gate changed by message
@@ -58,8 +59,8 @@ struct PostFilterLiveTests {
                         mic: mic.baseAddress! + k * block, farLeft: far.baseAddress! + k * block, farRight: nil,
                         voice: &out, frames: block)
                     voice += out
-                    gains.append(engine.state.pointee.postFilter.lastGain)
-                    running.append(engine.state.pointee.postFilter.isOn)
+                    gains.append(engine.state.pointee.canceller.postFilter.lastGain)
+                    running.append(engine.state.pointee.canceller.postFilter.isOn)
                 }
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// The residual echo post-filter (`ResidualEchoSuppressor`) and its band splitter, alone and in

@@ -3,6 +3,7 @@ import Testing
 import VoiceRT
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// The loudspeaker's soft clipping, learned and applied to the canceller's reference

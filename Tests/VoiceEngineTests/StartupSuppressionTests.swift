@@ -1,6 +1,7 @@
 import Testing
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// Fast start: echo is removed from the first far-end speech, before the canceller converges.

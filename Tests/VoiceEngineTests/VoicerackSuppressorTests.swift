@@ -3,6 +3,7 @@ import Testing
 import VoiceSpeex
 import VoiceTestSupport
 
+@testable import VoiceEcho
 @testable import VoiceEngine
 
 /// voicerack's preprocessor in the engine (`suppressor = "voicerack"`, as in the echo-cancel

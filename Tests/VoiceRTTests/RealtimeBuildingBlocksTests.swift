@@ -68,38 +68,78 @@ struct RealtimeBuildingBlocksTests {
         #expect(zip(re, x).allSatisfy { abs($0 - $1) < 1e-5 })
     }
 
-    @Test("the index ring passes a million values between two threads in order, none lost")
-    func indexRingStress() async {
-        let ring = IndexRing(capacity: 64)
+    @Test("the ring passes a million values between two threads in order, none lost")
+    func ringStress() async {
+        let ring = SPSCRing<Int>(capacity: 64, empty: 0)
         defer { ring.deallocate() }
         let total = 1_000_000
-        let producer = Thread {
+        let producer = ring.producer
+        let thread = Thread {
             var v = 0
-            while v < total { if ring.push(v) { v += 1 } }
+            while v < total { if producer.push(v) { v += 1 } }
         }
-        producer.start()
+        thread.start()
+        let consumer = ring.consumer
         var expected = 0
         var outOfOrder = 0
         while expected < total {
-            if let v = ring.pop() {
+            if let v = consumer.pop() {
                 if v != expected { outOfOrder += 1 }
                 expected += 1
             }
         }
         #expect(outOfOrder == 0)
-        #expect(ring.pop() == nil)
+        #expect(consumer.pop() == nil)
     }
 
-    @Test("the index ring refuses pushes when full and pops nothing when empty")
-    func indexRingBounds() {
-        let ring = IndexRing(capacity: 4)
+    @Test("the ring refuses pushes when full and pops nothing when empty")
+    func ringBounds() {
+        let ring = SPSCRing<Int>(capacity: 4, empty: 0)
         defer { ring.deallocate() }
-        #expect(ring.pop() == nil)
-        for v in 0..<4 { #expect(ring.push(v)) }
-        #expect(!ring.push(4))
-        #expect(ring.available() == 4)
-        #expect(ring.pop() == 0)
-        #expect(ring.push(4))
+        #expect(ring.consumer.pop() == nil)
+        for v in 0..<4 { #expect(ring.producer.push(v)) }
+        #expect(!ring.producer.push(4))
+        #expect(ring.consumer.available() == 4)
+        #expect(ring.producer.space() == 0)
+        #expect(ring.consumer.pop() == 0)
+        #expect(ring.producer.push(4))
+    }
+
+    @Test("samples go in and out in runs that wrap around the ring; the counts say what fitted")
+    func sampleRuns() {
+        let ring = SPSCRing<Float>(capacity: 8, empty: 0)
+        defer { ring.deallocate() }
+        let source: [Float] = (0..<6).map(Float.init)
+        var out = [Float](repeating: -1, count: 8)
+        source.withUnsafeBufferPointer { s in
+            #expect(ring.producer.write(s.baseAddress!, 6) == 6)
+            out.withUnsafeMutableBufferPointer { #expect(ring.consumer.read(into: $0.baseAddress!, 4) == 4) }
+            #expect(ring.producer.write(s.baseAddress!, 6) == 6)  // wraps: 2 + 6 = 8 held
+            #expect(ring.producer.write(s.baseAddress!, 1) == 0)  // full
+        }
+        #expect(out[0..<4] == [0, 1, 2, 3])
+        out.withUnsafeMutableBufferPointer { #expect(ring.consumer.read(into: $0.baseAddress!, 8) == 8) }
+        #expect(out == [4, 5, 0, 1, 2, 3, 4, 5])
+        source.withUnsafeBufferPointer { #expect(ring.producer.write($0.baseAddress!, 3) == 3) }
+        ring.consumer.discardAll()
+        #expect(ring.consumer.available() == 0)
+    }
+
+    @Test("the block pool hands every slot out once, back in the order published, and refuses when all are out")
+    func blockPool() {
+        let pool = BlockPool(count: 3)
+        defer { pool.deallocate() }
+        let taken = (0..<3).compactMap { _ in pool.producer.take() }
+        #expect(taken == [0, 1, 2])
+        #expect(pool.producer.take() == nil)
+        pool.producer.publish(2)
+        pool.producer.publish(0)
+        #expect(pool.consumer.next() == 2)
+        #expect(pool.consumer.next() == 0)
+        #expect(pool.consumer.next() == nil)
+        pool.consumer.release(0)
+        #expect(pool.producer.freeSlots() == 1)
+        #expect(pool.producer.take() == 0)
     }
 }
 

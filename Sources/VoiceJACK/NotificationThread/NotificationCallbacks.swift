@@ -16,8 +16,8 @@ func bufferSizeChanged(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?
 }
 
 /// Counts an xrun, except while freewheeling (the statistics pause: there is no deadline to miss).
-/// - Realtime: safe (atomics only).
-@_noLocks
+/// - Realtime: safe (atomics only), like its neighbours; not marked `@_noLocks`, which is kept
+///   for code on the process thread (ProcessThread/ folders).
 func xrunOccurred(_ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let context = arg?.assumingMemoryBound(to: DriverContext.self),
         !context.pointee.freewheeling.load(ordering: .relaxed)
