@@ -178,6 +178,9 @@ enum RunHelp {
     /// `run`'s help laid out options first, when `arguments` (without the program's name) ask
     /// for it; nil for anything else, which `main` then handles as usual.
     static func requested(by arguments: [String]) -> String? {
+        // Anything else is parsed once, by `main`, as it always was.
+        let helpWords: Set = ["-h", "--help", "--help-hidden", "-help", "help"]
+        guard arguments.contains(where: helpWords.contains) else { return nil }
         do {
             // swift-argument-parser answers --help, -h and `help` with a command of its own, whose
             // run throws the help request; any other command is returned here without running.
