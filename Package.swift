@@ -27,10 +27,10 @@ let rtsanLinkerSettings: [LinkerSetting] =
 // MARK: - Process-thread targets optimised in debug builds
 
 /// `-O` for the targets whose code runs on JACK's process thread, in debug builds too. The live
-/// tests run the debug build against a real jackd, and unoptimised DSP takes 55-80 % of a
-/// 256-sample period there (13-28 % optimised): a host stall of a millisecond or two, charged
-/// to the thread as CPU time, then reads as voicerack overrunning its period. Optimised, the tests
-/// time what a user runs. The RealtimeSanitizer build keeps `-Onone`, so it still sees every
+/// tests run the debug build against a real jackd, and unoptimised DSP takes most of a
+/// 256-sample period there (docs/measurements.md, "Live ear return and ducking"): a host stall
+/// of a millisecond or two, charged to the thread as CPU time, then reads as voicerack
+/// overrunning its period. Optimised, the tests time what a user runs. The RealtimeSanitizer build keeps `-Onone`, so it still sees every
 /// allocation and lock the unoptimised code makes.
 let processThreadSettings: [SwiftSetting] =
     rtsanRuntime == nil ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []

@@ -24,7 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-scripts/make-demo-scenario.sh "$out" >&2
+scripts/dev/make-demo-scenario.sh "$out" >&2
 echo "demo scenario: $out/mic.wav (your voice + the echo of $out/far.wav)"
 
 # A JACK server: the one already running, else a private dummy-driver server.

@@ -10,7 +10,7 @@
 #   2. voicerack run --preset raw (no recording)                     for MINUTES,
 # printing for each the callback cycles, those longer than the period, the worst callback time
 # as % of the period, the xruns JACK reported, and the CPU time voicerack used. With --web the
-# first run is repeated with the web panel open in headless chromium (scripts/panel-browser.py,
+# first run is repeated with the web panel open in headless chromium (scripts/dev/panel-browser.py,
 # streaming meters all along), side by side with the run without it; the difference in CPU time
 # is the panel's own cost. With --attack the web panel run is repeated under hostile clients
 # (Tests/JACKIntegrationTests/panel-attack.py over and over: a 1 MB header line, 2,000 idle
@@ -85,7 +85,7 @@ run() {
     url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[0-9a-f]*' "$log" | head -1)
     # The page stays open, drawing the meters, until the run ends.
     (printf '{"cmd":"open","url":"%s"}\n' "$url"; sleep "$seconds"; echo '{"cmd":"quit"}') |
-      .build/browser-venv/bin/python scripts/panel-browser.py >"$work/$label-browser.log" 2>&1 &
+      .build/browser-venv/bin/python scripts/dev/panel-browser.py >"$work/$label-browser.log" 2>&1 &
     browser=$!
   fi
   sleep "$seconds"

@@ -23,6 +23,8 @@ swift test --skip RealtimeSafetyTests --skip VoiceWebTests
 swift test --skip-build --filter VoiceWebTests
 # The installed layout (outside swift test: install.sh runs swift itself), from the debug build.
 scripts/test-install.sh
+# Every link and named path in README.md, docs/ and scripts/README.md resolves.
+python3 scripts/dev/check-doc-links.py
 # The Debian package (the static release build) in a clean Debian 12 root without Swift:
 # debootstrap, chroot and mounts need root.
 if [ "$(id -u)" -eq 0 ]; then scripts/test-package.sh; else sudo scripts/test-package.sh; fi

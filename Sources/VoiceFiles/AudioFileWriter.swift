@@ -122,14 +122,14 @@ public final class AudioFileWriter {
     /// Bounds what a SIGKILL can cost a recording; call right after opening, before any write.
     ///
     /// * Uncompressed formats: the header is rewritten after every write, so the file stays
-    ///   readable up to the last write (measured: under 0.1 s lost).
+    ///   readable up to the last write (what a SIGKILL costs each format: docs/manual.md).
     /// * Opus: an Ogg page at least every 250 ms (libsndfile's default is 1000 ms; 1 s lost).
     /// * MP3: constant bitrate. Its data is on disk as it is encoded, but a VBR file's length is
     ///   only known from the tag written at close; without it readers guess from the first
     ///   frames' bitrate (a 20 s take read as 8 s). A CBR file's length follows from its size.
     /// * FLAC: nothing to do (frames are written as encoded; readers take the length as unknown).
     /// * Ogg Vorbis: nothing libsndfile offers; it writes a page only once one is full, so up to
-    ///   about 2 s are lost (README and `run --help` say so).
+    ///   about 2 s are lost (the manual and `run --help` say so).
     public func limitCrashLoss() {
         guard let file else { return }
         if format.bytesPerSample != nil {

@@ -57,7 +57,7 @@ public final class IcecastServer {
     ///
     /// Debian 12's icecast2 (2.4.4) sometimes dies of SIGSEGV at start-up, ~40 ms in, right as the
     /// first client connects. Its log ends normally ("stats thread started"). This was seen in
-    /// 2 of 5 runs of scripts/stress-tests.sh. A loop of starts beside the stress run crashed 3
+    /// 2 of 5 runs of scripts/dev/stress-tests.sh. A loop of starts beside the stress run crashed 3
     /// of 150 times when it asked for the admin page at once, and 0 of 150 when it waited 0.5 s
     /// first. So the first connection waits `settleSeconds`. A crash at start-up (before it has
     /// served anything) is said and the server started again, at most `startAttempts` times in
@@ -96,7 +96,7 @@ public final class IcecastServer {
         do { try p.run() } catch { throw ServerError("icecast2 did not start: \(error)") }
         process = p
         usleep(UInt32(Self.settleSeconds * 1_000_000))
-        // 30 s: under scripts/stress-tests.sh (two busy loops beside the suite) 10 s was once
+        // 30 s: under scripts/dev/stress-tests.sh (two busy loops beside the suite) 10 s was once
         // not enough for the admin page to answer.
         let deadline = Date().addingTimeInterval(30)
         func failure(_ what: String) -> ServerError {
@@ -110,7 +110,7 @@ public final class IcecastServer {
             usleep(20_000)
         }
         // Accepting connections is not being ready: a source that logged in right then got
-        // "socket error" now and then (seen under scripts/stress-tests.sh). Ready is when the
+        // "socket error" now and then (seen under scripts/dev/stress-tests.sh). Ready is when the
         // server answers its admin statistics over HTTP.
         while !serves() {
             guard p.isRunning, Date() < deadline else {

@@ -5,7 +5,7 @@ import VoiceRecorder
 /// The recorder's CPU cost per audio second, paced like a JACK client: a producer thread hands
 /// `block` frames of `channels` channels every period (as the process callback would), the
 /// writer thread writes float WAV. Prints CPU seconds (user + system, whole process) per audio
-/// second; scripts/bench-recorder.sh runs jack_capture the same way for comparison.
+/// second; scripts/dev/bench-recorder.sh runs jack_capture the same way for comparison.
 enum RecorderBench {
     static func run(channels: Int, seconds: Int, rate: Int, block: Int, folder: String) throws {
         let path = folder + "/recorder-bench-\(channels)ch.wav"

@@ -5,7 +5,7 @@ import VoiceStream
 /// The streamer's CPU cost per audio second, paced like a JACK client: a producer thread hands
 /// 256-frame periods of a file (mono) to a `LiveStream` in real time, the sender thread encodes
 /// and sends to Icecast. Prints CPU seconds (user + system, whole process) per audio second;
-/// scripts/bench-stream.sh runs ffmpeg on the same file to the same server alongside.
+/// scripts/dev/bench-stream.sh runs ffmpeg on the same file to the same server alongside.
 enum StreamBench {
     static func run(url: String, format: String, kbps: Int, input: String, block: Int) throws {
         var settings = StreamSettings(url: url)

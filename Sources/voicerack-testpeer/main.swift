@@ -1,5 +1,5 @@
 // voicerack-testpeer: a JACK test peer for the live-path tests (a test tool, not part of the
-// product; see README's layout). It plays a mic and a far-end file into a voicerack client from
+// product; see docs/architecture.md). It plays a mic and a far-end file into a voicerack client from
 // one process callback and records its voice_out, then writes the recording and a report line.
 
 import Foundation

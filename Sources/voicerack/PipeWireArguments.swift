@@ -8,24 +8,20 @@ import VoiceHost
 struct PipeWireArguments: ParsableArguments {
     @Flag(
         name: .long,
-        help:
-            "Under PipeWire's JACK (pw-jack): link voice_out to the microphone node, the call node's monitor to far_in_L/R, speaker_out_L/R to the output device and the input device to mic_in, and make those links again whenever their ports appear (PipeWire or WirePlumber restarted, a new default device). The nodes come from the installed pipewire.conf.d fragment. On plain jackd it auto-connects as usual."
-    )
+        help: "Link the call app's nodes and the devices (pw-jack).")
     var pipewire = false
 
     @Option(
-        name: .long, help: ArgumentHelp("node.name of the microphone node (--pipewire).", valueName: "node"))
+        name: .long, help: ArgumentHelp("Microphone node's node.name.", valueName: "node"))
     var pipewireMic = "voicerack-mic"
 
     @Option(
-        name: .long, help: ArgumentHelp("node.name of the call-audio node (--pipewire).", valueName: "node"))
+        name: .long, help: ArgumentHelp("Call-audio node's node.name.", valueName: "node"))
     var pipewireCall = "voicerack-call"
 
     @Flag(
         name: .long,
-        help:
-            "With --pipewire: make the call node the default sink and the microphone node the default source, as the user's choice in WirePlumber (as wpctl set-default does). Without it the defaults are left as they are."
-    )
+        help: "Make the voicerack nodes the default devices.")
     var makeDefault = false
 
     /// The settings, nil without `--pipewire`; throws when a PipeWire option comes without it or

@@ -12,40 +12,40 @@ struct StreamArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Stream to Icecast: icecast://USER:PASS@HOST:PORT/MOUNT (overrides the preset's stream.url; the mount's .ogg/.opus or .mp3 picks the format; the password may come from --stream-password-env or --stream-password-file instead and is never printed).",
+            "Stream to icecast://USER@HOST:PORT/MOUNT.",
             valueName: "url"))
     var stream: String?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Tap to stream: voice (default), mic, reference, monitor, karaoke (overrides stream.tap).",
+            "Tap to stream (default: voice).",
             valueName: "tap"))
     var streamTap: String?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Stream format: opus or mp3 (default: stream.format, else from the mount's extension, else opus).",
+            "Stream format: opus or mp3 (default: from the mount).",
             valueName: "format"))
     var streamFormat: String?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Stream bitrate in kb/s (default stream.bitrate_kbps, else 64 for Opus, 128 for MP3).", valueName: "kbps"))
+            "Bitrate in kb/s (default: 64 Opus, 128 MP3).", valueName: "kbps"))
     var streamBitrate: Int?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Environment variable holding the stream's source password.", valueName: "name"))
+        help: ArgumentHelp("Environment variable holding the password.", valueName: "name"))
     var streamPasswordEnv: String?
 
     @Option(
-        name: .long, help: ArgumentHelp("File holding the stream's source password (first line).", valueName: "path"))
+        name: .long, help: ArgumentHelp("File whose first line is the password.", valueName: "path"))
     var streamPasswordFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("Stream name shown by Icecast (overrides stream.name).", valueName: "text"))
+    @Option(name: .long, help: ArgumentHelp("Stream name shown by Icecast.", valueName: "text"))
     var streamName: String?
 
     func validate() throws {

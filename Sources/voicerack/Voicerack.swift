@@ -24,4 +24,15 @@ struct Voicerack: ParsableCommand {
         subcommands: [Run.self, Process.self, Presets.self, Plugins.self],
         // A session manager (NSM) starts the executable without arguments: then `run`.
         defaultSubcommand: ProcessInfo.processInfo.environment["NSM_URL"] == nil ? nil : Run.self)
+
+    /// Runs the command line; `run`'s help comes options first (`RunHelp`), the rest as
+    /// swift-argument-parser makes it. - Realtime: never; main thread.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let help = RunHelp.requested(by: arguments) {
+            print(help)
+            return
+        }
+        main(arguments)
+    }
 }

@@ -2,17 +2,20 @@ import Foundation
 import Testing
 import VoiceTestSupport
 
-/// `run --record`: its help says what SIGKILL costs an Ogg Vorbis take, and an unknown
+/// `run --record`: the help says what SIGKILL costs an Ogg Vorbis take, and an unknown
 /// placeholder is refused before any server is needed.
 @Suite("voicerack run: --record's help and placeholders")
 struct RunRecordHelpTests {
-    @Test("--record's help mentions the Ogg Vorbis loss on SIGKILL")
+    @Test("run's help mentions the Ogg Vorbis loss on SIGKILL")
     func helpMentionsVorbisLoss() throws {
         let help = try CommandRunner.voicerack(["run", "--help"]).standardOutput
-        // The option's own help, however it is wrapped.
-        let option = help.components(separatedBy: "--record <spec>").dropFirst().first ?? ""
-        let words = option.split(whereSeparator: \.isWhitespace).prefix(80).joined(separator: " ")
-        #expect(words.contains("a SIGKILL loses up to about 2 s of Ogg Vorbis"), "\(words)")
+        // The option is one line; the details after the options say what a crash costs,
+        // however they are wrapped.
+        let details = help.components(separatedBy: "DETAILS:").dropFirst().first ?? ""
+        let words = details.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            words.contains("After a crash or SIGKILL a take stays readable")
+                && words.contains("Ogg Vorbis up to about 2 s"), "\(words)")
     }
 
     @Test("--record take-{foo}.wav exits 64 naming the known placeholders")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Debian's chromium, steered through Debian's chromedriver by selenium (scripts/panel-browser.py,
+/// Debian's chromium, steered through Debian's chromedriver by selenium (scripts/dev/panel-browser.py,
 /// run by the venv scripts/install-deps.sh makes in the build folder): one command a line in, one
 /// JSON answer a line out, so the test measures audio between browser steps.
 ///
@@ -16,7 +16,7 @@ final class BrowserDriver {
     static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let python = package + "/.build/browser-venv/bin/python"
-    static let script = package + "/scripts/panel-browser.py"
+    static let script = package + "/scripts/dev/panel-browser.py"
 
     /// True when chromium, chromedriver and the selenium venv are installed.
     static var available: Bool {

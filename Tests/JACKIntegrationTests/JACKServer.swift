@@ -99,7 +99,7 @@ extension JACKServer {
     /// Two ways jack_capture fails that are the server's and not voicerack's are handled: its
     /// `-d SECONDS` form now and then never finished on a loaded machine (so it runs until
     /// stopped), and a server busy with a graph change refuses a new client now and then ("Can
-    /// not activate client", seen under scripts/stress-tests.sh): jack_capture then exits at once,
+    /// not activate client", seen under scripts/dev/stress-tests.sh): jack_capture then exits at once,
     /// and is started again, at most three times in all. Anything else is an error.
     func startCapture(_ ports: [String], to path: String) throws -> ChildProcess {
         var attempts: [String] = []

@@ -9,7 +9,7 @@ import Testing
 /// activates or closes while another client in the graph is late: from then on every cycle ends
 /// with jackd's own "SuspendRefNum error, engine may now behave abnormally!!", about one cycle in
 /// ten reaches the clients, and jack_capture's take holds only its header. The server stays
-/// like that until it is stopped. `scripts/jackd-sync-wedge-probe.sh` reproduces it without
+/// like that until it is stopped. `scripts/dev/jackd-sync-wedge-probe.sh` reproduces it without
 /// the test suite (three runs of 30 opens and closes beside a client stopped for 10–300 ms:
 /// wedged at the 13th, 2nd and 4th in synchronous mode, never in the default asynchronous mode).
 ///
@@ -92,7 +92,7 @@ final class JACKWedgeWatch: @unchecked Sendable {
 ///
 /// What a run recorded counts as a known issue only if one of its servers had wedged by the time
 /// it was recorded. The last run counts in full, and a wedge in it fails the test with what
-/// happened. Three runs, not two: under scripts/stress-tests.sh wedges came in clusters (four in
+/// happened. Three runs, not two: under scripts/dev/stress-tests.sh wedges came in clusters (four in
 /// two minutes, one test wedging twice in a row). Applied to the JACK suites, so to each of
 /// their tests.
 struct RedoOnJACKWedge: SuiteTrait, TestTrait, TestScoping {

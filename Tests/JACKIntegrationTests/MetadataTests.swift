@@ -23,7 +23,7 @@ extension LiveClientTests {
         run() {
           "$VOICERACK" run --server "$SERVER" --name vr-meta --no-auto-connect --preset raw >"$LOG" 2>&1 &
           pid=$!
-          # 30 s: under scripts/stress-tests.sh a start right after a client was killed took
+          # 30 s: under scripts/dev/stress-tests.sh a start right after a client was killed took
           # more than 10 s once. Not starting at all ends the script, with voicerack's log.
           for _ in $(seq 300); do grep -q "running as JACK client" "$LOG" && return; sleep 0.1; done
           echo "voicerack did not start within 30 s:"; cat "$LOG"; exit 91

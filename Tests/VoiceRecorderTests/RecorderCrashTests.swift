@@ -45,8 +45,8 @@ struct RecorderCrashTests {
     }
 }
 
-/// Every recording format after SIGKILL: what survives of a take, against the bound README and
-/// `run --help` state (about a second; Ogg Vorbis about two, as libsndfile writes a Vorbis page
+/// Every recording format after SIGKILL: what survives of a take, against the bound the manual
+/// and `run --help` state (about a second; Ogg Vorbis about two, as libsndfile writes a Vorbis page
 /// only once it is full and offers no flush).
 @Suite("Recorder crash safety per format")
 struct RecorderFormatCrashTests {

@@ -7,9 +7,9 @@ extension CycleHost {
     ///
     /// Why not build here: PipeWire's JACK holds its process lock while the client's buffer-size
     /// callback runs and runs no process callback meanwhile, so every millisecond spent here
-    /// is a millisecond of the take never rendered (measured: a 40 ms callback costs 28 cycles
-    /// at quantum 64). What it still skips is one cycle at each new quantum, before it calls
-    /// this at all.
+    /// is a millisecond of the take never rendered (docs/measurements.md, "PipeWire quantum
+    /// changes", has what a slow callback costs). What it still skips is one cycle at each new
+    /// quantum, before it calls this at all.
     ///
     /// - Realtime: never. Called on the driver's notification thread (JACK's buffer-size
     ///   callback).

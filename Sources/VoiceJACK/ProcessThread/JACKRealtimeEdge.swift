@@ -42,7 +42,7 @@ func threadCPUNanoseconds() -> Int {
     var now = timespec()
     // Realtime: CLOCK_THREAD_CPUTIME_ID is not in the vDSO, so this is a system call, but one that
     // only reads the scheduler's runtime counter of the calling thread: it never blocks, allocates
-    // or takes a lock a lower-priority thread could hold (~0.3 µs here, twice per cycle).
+    // or takes a lock a lower-priority thread could hold (twice per cycle).
     _ = _unsafePerformance { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) }
     return now.tv_sec &* 1_000_000_000 &+ now.tv_nsec
 }

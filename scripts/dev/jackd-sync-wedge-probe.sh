@@ -15,9 +15,9 @@
 # 2 runs. This is why the JACK suites run a test again on a fresh server when its jackd wedged
 # (Tests/JACKIntegrationTests/JACKWedgeWatch.swift) and nothing else.
 # Run it in a private /dev/shm when other JACK servers run: unshare -m sh -c 'mount -t tmpfs
-# tmpfs /dev/shm && scripts/jackd-sync-wedge-probe.sh -S 30'.
+# tmpfs /dev/shm && scripts/dev/jackd-sync-wedge-probe.sh -S 30'.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 flags=${1--S}
 rounds=${2:-30}
 voicerack=${VOICERACK:-.build/debug/voicerack}

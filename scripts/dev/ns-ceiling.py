@@ -26,7 +26,7 @@ Each row changes one thing:
                    both blend. --floor-db does not apply to this row
 
 Usage (the scenarios are the ones scripts/eval.sh generates):
-  python3 scripts/ns-ceiling.py [--scenarios DIR] [--eval DIR] [--floor-db -20] [--methods a,b]
+  python3 scripts/dev/ns-ceiling.py [--scenarios DIR] [--eval DIR] [--floor-db -20] [--methods a,b]
 """
 import argparse
 import os
@@ -191,7 +191,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     tmp = os.environ.get("TMPDIR", "/tmp")
     parser.add_argument("--scenarios", default=f"{tmp}/voicerack-scen48000", help="one rate's scenario folder")
-    parser.add_argument("--eval", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "eval"))
+    parser.add_argument("--eval", default=str(Path(__file__).resolve().parent.parent.parent.parent / "shared" / "eval"))
     parser.add_argument("--floor-db", type=float, default=-20.0, help="lowest gain, dB")
     parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated rows to run")
     args = parser.parse_args()

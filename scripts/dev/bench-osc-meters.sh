@@ -1,8 +1,8 @@
 #!/bin/sh
 # A/B: the process thread's worst cycle with and without OSC meter pushes.
-# Usage: scripts/bench-osc-meters.sh [ROUNDS] [SECONDS]   (needs jackd, jack_simple_client,
+# Usage: scripts/dev/bench-osc-meters.sh [ROUNDS] [SECONDS]   (needs jackd, jack_simple_client,
 # python3-liblo and a built .build/debug/voicerack). Run it in a private /dev/shm:
-#   unshare -m sh -c 'mount -t tmpfs tmpfs /dev/shm && scripts/bench-osc-meters.sh'
+#   unshare -m sh -c 'mount -t tmpfs tmpfs /dev/shm && scripts/dev/bench-osc-meters.sh'
 # Each round runs voicerack (echo-cancel, a sine on mic_in and far_in_L, period 256 at 48 kHz)
 # twice with the same four python3-liblo peers: once registered for meters at 30 Hz ("on"),
 # once registered to a port nobody serves ("peers": the same peer load, no pushes). It prints
@@ -10,7 +10,7 @@
 set -eu
 rounds=${1:-3}
 seconds=${2:-30}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 server=bench-osc-$$
 work=$(mktemp -d)
 jackd -n "$server" -S -d dummy -r 48000 -p 256 >"$work/jackd.log" 2>&1 &

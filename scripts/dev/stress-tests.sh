@@ -2,9 +2,9 @@
 # Runs the README's test command (scripts/test.sh) N times in a row (default 5) while two busy
 # loops load both cores, as a busy CI machine would, and prints how many runs failed. A flaky
 # test shows up here; each failed run's log is kept for its cause.
-#   scripts/stress-tests.sh [N]
+#   scripts/dev/stress-tests.sh [N]
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 runs=${1:-5}
 logs=$(mktemp -d "${TMPDIR:-/tmp}/voicerack-stress.XXXXXX")
 ( while :; do :; done ) & busy1=$!

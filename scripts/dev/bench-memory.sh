@@ -3,9 +3,9 @@
 # which streams its inputs and outputs in blocks, so the peak stays flat. Measured with
 # /usr/bin/time -v (maximum resident set size) on generated files (16-bit WAV inputs, float WAV
 # output) in a temporary folder, for each preset and length given.
-#   scripts/bench-memory.sh [PRESET:MINUTES ...]     default: raw:10 raw:240 echo-cancel:10 echo-cancel:60
+#   scripts/dev/bench-memory.sh [PRESET:MINUTES ...]     default: raw:10 raw:240 echo-cancel:10 echo-cancel:60
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 scripts/install-deps.sh
 command -v /usr/bin/time >/dev/null || apt-get install -y -qq time >&2
 swift build -c release --product voicerack >&2

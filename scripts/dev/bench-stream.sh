@@ -7,7 +7,7 @@
 # CPU of their whole process. darkice cannot read a file (only ALSA, JACK, PulseAudio), so ffmpeg
 # is the reference.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=${1:-20}
 scripts/install-deps.sh
 swift build -c release --product voicerack-bench >&2

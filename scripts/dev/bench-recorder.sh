@@ -3,7 +3,7 @@
 # channels at 48 kHz, float WAV, 256-frame periods, SECONDS long each (default 20).
 # jack_capture records the capture ports of a private dummy-driver jackd with 8 capture channels.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=${1:-20}
 scripts/install-deps.sh
 swift build -c release --product voicerack-bench >&2

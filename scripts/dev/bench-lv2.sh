@@ -2,11 +2,11 @@
 # Benchmark (not a test): LV2 hosting overhead. LV2Unit.process (mono mapping, atom buffers,
 # worker delivery, block splitting) against the plugin's bare run() on the same audio, for a
 # few plugins from Debian packages. Release build, plugins from the system's LV2 folder only.
-#   scripts/bench-lv2.sh [voicerack-bench options, e.g. --blocks 64]
+#   scripts/dev/bench-lv2.sh [voicerack-bench options, e.g. --blocks 64]
 # (Instruction counts under callgrind, as scripts/bench.sh --instructions does, are not offered:
 # this valgrind cannot read the release binary's debug info.)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 scripts/install-deps.sh
 swift build -c release --product voicerack-bench >&2
 bench="$(swift build -c release --show-bin-path)/voicerack-bench"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Evidence (not a test): what PipeWire's JACK does to a client's cycles when the quantum changes.
-# A minimal JACK client (scripts/pipewire-probe/quantum-probe.c: it logs JACK's frame time and the
+# A minimal JACK client (scripts/dev/pipewire-probe/quantum-probe.c: it logs JACK's frame time and the
 # size of every process callback) runs through pw-jack on a private headless PipeWire (the same
 # setup as the PipeWire tests: dummy driver, null sink, ALSA null source, no D-Bus, no session
 # manager) while the quantum is forced 256 -> 64 -> 256 -> 1024 -> 128. Its buffer-size callback
@@ -11,13 +11,13 @@
 # the gaps grow by the callback's time (9472-9600 frames): PipeWire's JACK holds its process lock
 # (jack.locked-process) while the buffer-size callback runs and skips the process callback.
 # Run it in a private /dev/shm when other JACK servers run: unshare -m sh -c 'mount -t tmpfs
-# tmpfs /dev/shm && scripts/pipewire-quantum-probe.sh 40'.
+# tmpfs /dev/shm && scripts/dev/pipewire-quantum-probe.sh 40'.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 delay=${1:-0}
 dir=$(mktemp -d)
 trap 'kill "${pw:-}" 2>/dev/null || true; rm -rf "$dir"' EXIT
-gcc -O2 -o "$dir/probe" scripts/pipewire-probe/quantum-probe.c -ljack
+gcc -O2 -o "$dir/probe" scripts/dev/pipewire-probe/quantum-probe.c -ljack
 name="probe-$$"
 cat > "$dir/pipewire.conf" <<CONF
 context.properties = { core.daemon = true core.name = $name support.dbus = false
