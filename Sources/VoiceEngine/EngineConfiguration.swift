@@ -177,6 +177,18 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// good, as `--no-auto-connect` does for one run.
     public var autoConnect = true
 
+    // The PipeWire desktop (read by the host when it starts; `[pipewire]`, docs/pipewire.md)
+    /// Link voicerack between the desktop's voicerack nodes and the devices, as `--pipewire`.
+    public var pipeWireEnabled = false
+    /// `node.name` of the microphone node and of the call-audio node.
+    public var pipeWireMicNode = "voicerack-mic"
+    public var pipeWireCallNode = "voicerack-call"
+    /// Make the two nodes the default source and sink, as `--make-default`.
+    public var pipeWireMakeDefault = false
+    /// The desktop notification for talking while muted: its summary (empty: none) and body.
+    public var mutedNoticeSummary = "You are talking while muted"
+    public var mutedNoticeBody = "voicerack's microphone is muted: unmute it to be heard."
+
     public init() {}
 
     /// True when the engine needs a far-end reference (the echo canceller is on).

@@ -257,7 +257,7 @@ struct Run: ParsableCommand {
             throw ValidationError(
                 "--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
         }
-        _ = try pipeWire.settings(noAutoConnect: noAutoConnect)
+        try pipeWire.validate(noAutoConnect: noAutoConnect)
         if let problem = JACKNames.clientNameProblem(name) { throw ValidationError("--name: \(problem)") }
         if let server, let problem = JACKNames.serverNameProblem(server) {
             throw ValidationError("--server: \(problem)")
@@ -307,7 +307,11 @@ struct Run: ParsableCommand {
                 options: JACKDriver.Options(name: name, server: server), configuration: loaded.configuration,
                 presetName: loaded.name)
             request.autoConnect = !noAutoConnect
-            request.pipeWire = try? pipeWire.settings(noAutoConnect: noAutoConnect)
+            do {
+                request.pipeWire = try pipeWire.settings(noAutoConnect: noAutoConnect, preset: loaded.configuration)
+            } catch let error as ValidationError {
+                throw HostError(.usage, error.message)
+            }
             request.waitForServer = waitForServer
             request.recordingGate = recordOnFreewheel ? .freewheel : recordOnTransport ? .transport : .always
             request.recording = recording
