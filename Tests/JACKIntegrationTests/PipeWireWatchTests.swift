@@ -83,4 +83,30 @@ extension LiveClientTests {
         voicerack.send(SIGINT)
         #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
     }
+
+    @Test(
+        "a link the user takes away (jack_disconnect voice_out from the microphone node) stays away; the other links stay",
+        .enabled(
+            if: PipeWireServer.sessionManagerAvailable && Tools.which("jack_disconnect") != nil,
+            "pipewire-pulse, pulseaudio-utils, wireplumber or jack_disconnect is missing"))
+    func pipeWireLeavesLinksTakenAway() throws {
+        let server = try PipeWireServer(desktop: .init())
+        defer { server.stop() }
+        let (voicerack, _) = try launchVoicerack(on: server, linking: ["--pipewire"])
+        defer { voicerack.stop(SIGKILL) }
+        #expect(Self.awaitPipeWireLinks(on: server).isEmpty, "\(voicerack.output)")
+        let voiceOut = "\(Self.pipeWireClient):voice_out"
+        let status = try server.tool(
+            try #require(Tools.which("jack_disconnect")), ["-s", server.name, voiceOut, Self.micNodeInput])
+        #expect(status.status == 0, "\(status.output)")
+        // Three looks at the graph later (every 2 s), voicerack has not made it again.
+        Thread.sleep(forTimeInterval: 6.5)
+        #expect(Self.peers(of: voiceOut, on: server).isEmpty, "\(voicerack.output)")
+        #expect(voicerack.output.contains("was taken away"), "\(voicerack.output)")
+        let others = Self.pipeWireLinks.filter { $0.0 != voiceOut }
+        let missing = others.filter { !Self.peers(of: $0.0, on: server).contains($0.1) }
+        #expect(missing.isEmpty, "lost \(missing)")
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
+    }
 }

@@ -39,6 +39,7 @@ extension LiveLoop {
         let now = Date()
         if pipeWire.client != ObjectIdentifier(driver) {
             pipeWire.made = []
+            pipeWire.declined = []
             pipeWire.client = ObjectIdentifier(driver)
             pipeWire.nextCheck = .distantPast
         }
@@ -77,15 +78,20 @@ extension LiveLoop {
         return true
     }
 
-    /// Makes the links `graph` wants and takes back those it no longer wants.
+    /// Makes the links `graph` wants and takes back those it no longer wants. A link the user
+    /// took away (in qpwgraph, with jack_disconnect) while both its ports stayed is left away
+    /// until one of them goes and comes back (a restart) or the device changes: the user's
+    /// patch wins over voicerack's.
     private func link(in graph: PipeWireGraph, _ settings: PipeWireSettings) {
         let (wanted, missing) = PipeWireRouting.links(in: graph, settings: settings, client: driver.clientName)
-        for link in pipeWire.made.subtracting(wanted) {
+        noteLinksTakenAway(wanted: Set(wanted))
+        for link in pipeWire.made.subtracting(wanted).subtracting(pipeWire.declined) {
             driver.unlink(link.source, link.destination)
             out.log("pipewire: unlinked \(link)")
         }
         pipeWire.made = []
-        for link in wanted where driver.hasPort(link.source) && driver.hasPort(link.destination) {
+        for link in wanted
+        where driver.hasPort(link.source) && driver.hasPort(link.destination) && !pipeWire.declined.contains(link) {
             if driver.peers(of: link.source).contains(link.destination) {
                 pipeWire.made.insert(link)
             } else if driver.link(link.source, link.destination) == 0 {
@@ -98,6 +104,24 @@ extension LiveLoop {
         if missing != pipeWire.lastMissing {
             for note in missing { out.log("pipewire: \(note) yet; linking it when it appears") }
             pipeWire.lastMissing = missing
+        }
+    }
+
+    /// Remembers the links voicerack made that are gone while both their ports stayed (the user
+    /// took them away), unless ports came or went since the last look (a restart takes links
+    /// with it); forgets those no longer wanted (the device changed) or whose ports went (they
+    /// are made again when the ports come back).
+    private func noteLinksTakenAway(wanted: Set<PipeWireLink>) {
+        let exists = { (link: PipeWireLink) in self.driver.hasPort(link.source) && self.driver.hasPort(link.destination)
+        }
+        pipeWire.declined = pipeWire.declined.filter { wanted.contains($0) && exists($0) }
+        let portsStayed = driver.portRegistrations == pipeWire.linkedRegistrations
+        pipeWire.linkedRegistrations = driver.portRegistrations
+        guard portsStayed else { return }
+        for link in pipeWire.made where exists(link) && !driver.peers(of: link.source).contains(link.destination) {
+            pipeWire.declined.insert(link)
+            out.log(
+                "pipewire: \(link) was taken away; left so until a port of it comes back or the device changes")
         }
     }
 

@@ -13,6 +13,11 @@ struct PipeWireLinking {
     /// The links made on the current client (those to take back when their device stops being
     /// the one to use, e.g. when a headset becomes the default sink).
     var made: Set<PipeWireLink> = []
+    /// Links voicerack made that the user took away while their ports stayed: not made again
+    /// until a port of theirs goes and comes back.
+    var declined: Set<PipeWireLink> = []
+    /// The driver's port-registration count when the links were last made.
+    var linkedRegistrations = -1
     /// The client they were made on: a new client after a server restart starts with none.
     var client: ObjectIdentifier?
     /// The driver's port-registration count and the watch's graph count when last seen; a
