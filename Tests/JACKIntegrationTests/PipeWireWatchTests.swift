@@ -109,4 +109,23 @@ extension LiveClientTests {
         voicerack.send(SIGINT)
         #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
     }
+
+    @Test(
+        "--pipewire on plain jackd (no PipeWire answers pw-dump): it says so once and auto-connects mic_in and speaker_out as without it"
+    )
+    func pipeWireOnPlainJACK() throws {
+        let server = try JACKServer()
+        defer { server.stop() }
+        let (voicerack, _) = try launchVoicerack(
+            on: server, linking: ["--pipewire"], environment: ["PIPEWIRE_REMOTE": "voicerack-none-\(getpid())"])
+        defer { voicerack.stop(SIGKILL) }
+        let connected = poll(timeout: 10) {
+            Self.peers(of: "\(Self.pipeWireClient):mic_in", on: server) == ["system:capture_1"]
+        }
+        #expect(connected, "\(voicerack.output)")
+        #expect(
+            voicerack.output.components(separatedBy: "auto-connecting instead").count == 2, "\(voicerack.output)")
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
+    }
 }
