@@ -76,6 +76,33 @@ extension LiveClientTests {
         }
     }
 
+    @Test(
+        "muted on the desktop, PipeWire killed and started again: voicerack stays muted and mutes the new microphone node",
+        .enabled(
+            if: PipeWireServer.sessionManagerAvailable, "pipewire-pulse, pulseaudio-utils or wireplumber is missing"))
+    func pipeWireMuteSurvivesRestart() throws {
+        let server = try PipeWireServer(desktop: .init())
+        defer { server.stop() }
+        let (voicerack, _) = try launchVoicerack(on: server, linking: ["--pipewire"], ["--wait-for-server"])
+        defer { voicerack.stop(SIGKILL) }
+        #expect(Self.awaitPipeWireLinks(on: server).isEmpty, "\(voicerack.output)")
+        _ = try server.pactl(["set-source-mute", "voicerack-mic", "1"])
+        try #require(poll(timeout: 5) { voicerack.output.contains("voice_out muted") }, "\(voicerack.output)")
+        server.kill()
+        try #require(
+            poll(timeout: 15) { voicerack.output.contains("waiting for it to come back") }, "\(voicerack.output)")
+        try server.restart()
+        #expect(Self.awaitPipeWireLinks(on: server).isEmpty, "\(voicerack.output)")
+        let sourceMuted = poll(timeout: 5) { Self.sourceMuted("voicerack-mic", on: server) == true }
+        #expect(
+            sourceMuted, "the new node's mute: \(String(describing: Self.sourceMuted("voicerack-mic", on: server)))")
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(!voicerack.output.contains("voice_out open"), "\(voicerack.output)")
+        #expect(Self.sourceMuted("voicerack-mic", on: server) == true)
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 20) == 0, "\(voicerack.output)")
+    }
+
     /// The stretches of `samples` that are exactly 0 for at least `minimum` samples, after the
     /// first sound.
     static func silentStretches(_ samples: [Float], atLeast minimum: Int) -> [Range<Int>] {

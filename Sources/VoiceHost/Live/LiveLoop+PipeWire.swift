@@ -34,6 +34,11 @@ extension LiveLoop {
         for note in pipeWire.commands?.take() ?? [] { out.log(note.text, level: note.warning ? .warning : .info) }
         let reading = watch.latest()
         guard pipeWire.started || answerStart(reading) else { return }
+        if reading.run != pipeWire.muteRun {
+            // PipeWire restarted: its microphone node is a new one, whose mute is not a change.
+            pipeWire.mute = SourceMuteSync()
+            pipeWire.muteRun = reading.run
+        }
         if let graph = reading.graph { keepMute(graph.node(named: settings.micNode)) }
         noticeMutedTalk()
         let now = Date()

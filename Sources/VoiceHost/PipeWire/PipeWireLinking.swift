@@ -37,8 +37,9 @@ struct PipeWireLinking {
     var plainJACK = false
     /// True once the start's links (or the auto-connection instead) were made.
     var started = false
-    /// voice_out's mute and the microphone node's, kept equal.
+    /// voice_out's mute and the microphone node's, kept equal, since pw-dump run `muteRun`.
     var mute = SourceMuteSync()
+    var muteRun = 0
     /// When the last muted-talker notification was sent, and whether one was tried (only the
     /// first failure is logged).
     var lastNotice: Date?

@@ -16,6 +16,9 @@ final class PipeWireWatch: @unchecked Sendable {
         var generation = 0
         /// Why pw-dump ended the last time; nil once it reads a graph again.
         var error: PipeWireDumpError?
+        /// Counts the pw-dump runs: a new one after PipeWire restarted sees new nodes, whatever
+        /// their ids (PipeWire gives the config's nodes the same ids again).
+        var run = 0
         /// True once pw-dump has either read a graph or failed: the start's answer.
         var answered: Bool { graph != nil || error != nil }
     }
@@ -66,6 +69,7 @@ final class PipeWireWatch: @unchecked Sendable {
         let started: Bool = lock.withLock {
             guard !stopped, (try? process.run()) != nil else { return false }
             child = process
+            reading.run += 1
             return true
         }
         guard started else {
