@@ -35,7 +35,7 @@ extension LiveLoop {
         let reading = watch.latest()
         guard pipeWire.started || answerStart(reading) else { return }
         if reading.run != pipeWire.muteRun {
-            // PipeWire restarted: its microphone node is a new one, whose mute is not a change.
+            // PipeWire restarted: the microphone node of that name is a new one; its mute is no change.
             pipeWire.mute = SourceMuteSync()
             pipeWire.muteRun = reading.run
         }

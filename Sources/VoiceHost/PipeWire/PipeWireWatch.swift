@@ -16,8 +16,8 @@ final class PipeWireWatch: @unchecked Sendable {
         var generation = 0
         /// Why pw-dump ended the last time; nil once it reads a graph again.
         var error: PipeWireDumpError?
-        /// Counts the pw-dump runs: a new one after PipeWire restarted sees new nodes, whatever
-        /// their ids (PipeWire gives the config's nodes the same ids again).
+        /// Counts the pw-dump runs: a new one after PipeWire restarted sees new nodes under the
+        /// old names, whose state (a mute) is their own, not a change of the old ones'.
         var run = 0
         /// True once pw-dump has either read a graph or failed: the start's answer.
         var answered: Bool { graph != nil || error != nil }
