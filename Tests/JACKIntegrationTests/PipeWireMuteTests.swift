@@ -162,12 +162,8 @@ extension LiveClientTests {
         let notifications = try ChildProcess(Self.python, [script], environment: bus)
         defer { notifications.stop(SIGTERM) }
         try #require(poll(timeout: 10) { notifications.output.contains("\"ready\"") }, "\(notifications.output)")
-        let (voicerack, _) = try launchVoicerack(
-            on: server, preset: preset, linking: ["--pipewire"], environment: bus)
+        let voicerack = try launchMutedOnDesktop(server, preset: preset, environment: bus)
         defer { voicerack.stop(SIGKILL) }
-        try #require(Self.awaitPipeWireLinks(on: server).isEmpty, "\(voicerack.output)")
-        _ = try server.pactl(["set-source-mute", "voicerack-mic", "1"])
-        try #require(poll(timeout: 5) { voicerack.output.contains("voice_out muted") }, "\(voicerack.output)")
         let peer = try server.launch(
             try #require(TestPeer.executable),
             [
@@ -198,6 +194,62 @@ extension LiveClientTests {
         #expect(voicerack.output.contains("you are talking while muted"), "\(voicerack.output)")
         voicerack.send(SIGINT)
         #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
+    }
+
+    @Test(
+        "talking into the mute with no session bus: voicerack logs once that no notification went out, and goes on",
+        .enabled(
+            if: PipeWireServer.sessionManagerAvailable && TestPeer.executable != nil && Tools.which("gdbus") != nil,
+            "pipewire-pulse, pulseaudio-utils, wireplumber, voicerack-testpeer or gdbus is missing"))
+    func pipeWireNoticeWithoutBus() throws {
+        let folder = try TemporaryFolder()
+        let rate = CallScenarioFiles.sampleRate
+        let n = 6 * rate
+        let talker = Signals.speechLike(count: n, sampleRate: rate, rms: 0.05, seed: 71)
+        let mic = Signals.mix(
+            talker.indices.map { (rate..<5 * rate).contains($0) ? talker[$0] : 0 },
+            Signals.whiteNoise(count: n, rms: 0.003, seed: 72))
+        let (micPath, refPath) = (folder.file("mic.wav"), folder.file("ref.wav"))
+        try EchoScenarioFiles.write(mic, to: micPath)
+        try EchoScenarioFiles.write([Float](repeating: 0, count: n), to: refPath)
+        let server = try PipeWireServer(desktop: .init())
+        defer { server.stop() }
+        let voicerack = try launchMutedOnDesktop(
+            server, preset: "echo-cancel",
+            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.file("no-bus"))"])
+        defer { voicerack.stop(SIGKILL) }
+        let peer = try server.launch(
+            try #require(TestPeer.executable),
+            [
+                "--server", server.name, "--target", Self.pipeWireClient, "--mic", micPath, "--ref", refPath, "--out",
+                folder.file("peer.wav"), "--timeout", "30",
+            ])
+        defer { peer.stop(SIGKILL) }
+        _ = TestPeer.finish(peer, timeout: 30)
+        let logged = poll(timeout: 5) { voicerack.output.contains("no desktop notification") }
+        #expect(logged, "\(voicerack.output)")
+        #expect(voicerack.output.components(separatedBy: "no desktop notification").count == 2, "\(voicerack.output)")
+        #expect(voicerack.isRunning)
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
+    }
+
+    /// Starts `voicerack run --pipewire` on `server` with `environment` added, waits for its
+    /// links, mutes the microphone node with pactl and waits until voice_out follows.
+    func launchMutedOnDesktop(
+        _ server: PipeWireServer, preset: String, environment: [String: String?]
+    ) throws -> ChildProcess {
+        let (voicerack, _) = try launchVoicerack(
+            on: server, preset: preset, linking: ["--pipewire"], environment: environment)
+        do {
+            try #require(Self.awaitPipeWireLinks(on: server).isEmpty, "\(voicerack.output)")
+            _ = try server.pactl(["set-source-mute", "voicerack-mic", "1"])
+            try #require(poll(timeout: 5) { voicerack.output.contains("voice_out muted") }, "\(voicerack.output)")
+        } catch {
+            voicerack.stop(SIGKILL)
+            throw error
+        }
+        return voicerack
     }
 
     /// The Notify calls the notification server recorded.
