@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "JACKIntegrationTests",
             dependencies: ["VoiceTestSupport", "VoiceFiles", "VoiceJACK", "VoiceCycle", "VoiceEngine"],
-            exclude: ["osc-peer.py", "nsm-server.py", "panel-attack.py"]),
+            exclude: ["osc-peer.py", "nsm-server.py", "panel-attack.py", "notification-server.py"]),
         .testTarget(
             name: "RealtimeSafetyTests",
             dependencies: [

@@ -12,6 +12,8 @@ set -euo pipefail
 # through PipeWire's JACK on a private headless PipeWire; nothing is made the system's libjack.
 # pipewire-pulse, pulseaudio-utils (pactl, paplay, parecord) and wireplumber: the PipeWire desktop
 # tests (--pipewire) run PulseAudio clients as the call app, under a private WirePlumber.
+# libglib2.0-bin (gdbus): --pipewire sends the muted-talker notification with it; python3-gi runs
+# the tests' notification server (with python3-dbus, under /usr/bin/python3).
 # man-db, groff-base, desktop-file-utils and systemd: scripts/test-install.sh renders the installed
 # man page, validates the .desktop file and verifies the user unit; zsh and fish: the completions
 # parse; tmux: the status-line test. liblo-dev: OSC control (VoiceOSC); liblo-tools (oscsend, oscdump)
@@ -24,7 +26,7 @@ packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libs
   dbus-daemon python3-dbus time
   icecast2 libshout3-dev libopusenc-dev libmp3lame-dev ffmpeg curl
   liblilv-dev lv2-dev swh-lv2 x42-plugins lsp-plugins-lv2 build-essential
-  pipewire pipewire-bin pipewire-jack pipewire-pulse pulseaudio-utils wireplumber
+  pipewire pipewire-bin pipewire-jack pipewire-pulse pulseaudio-utils wireplumber libglib2.0-bin python3-gi
   man-db groff-base desktop-file-utils systemd tmux zsh fish
   liblo-dev liblo-tools python3-liblo
   debootstrap lintian dpkg-dev binutils

@@ -2,7 +2,7 @@
 # Soak test (not a CI test): how voicerack's process callback holds up over MINUTES (default 10)
 # at a 64-sample period, recording, compared with a trivial pass-through on the same server.
 #
-#   scripts/soak.sh [MINUTES] [--web | --attack]
+#   scripts/soak.sh [MINUTES] [--web | --attack | --pipewire]
 #
 # Starts its own jackd (dummy driver, 48 kHz, period 64, unique name), feeds jack_simple_client's
 # sine into mic_in and far_in_L, and runs
@@ -15,7 +15,11 @@
 # is the panel's own cost. With --attack the web panel run is repeated under hostile clients
 # (Tests/JACKIntegrationTests/panel-attack.py over and over: a 1 MB header line, 2,000 idle
 # connections, a slowloris of 500, a 512 MB WebSocket frame), voicerack limited to 1,024
-# descriptors in both, side by side with the panel left alone. SOAK_PERIOD=N picks another period (a busy machine may not hold 64).
+# descriptors in both, side by side with the panel left alone. With --pipewire the server is a
+# private headless PipeWire desktop instead (scripts/pipewire-desktop.sh: pipewire-pulse and
+# WirePlumber, voicerack's nodes, a null sound card; quantum 256 unless SOAK_PERIOD says), every
+# JACK client runs under pw-jack, and echo-cancel runs patched by hand, then with --pipewire (its
+# six links kept, the graph watched), side by side. SOAK_PERIOD=N picks another period (a busy machine may not hold 64).
 # SOAK_PRESETS="podcast podcast-lv2" runs those presets instead (no recording), back to back:
 # e.g. built-in units against LV2 units. VOICERACK=path picks the binary (default: a release
 # build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
@@ -25,6 +29,13 @@ cd "$(dirname "$0")/.."
 minutes=${1:-10}
 web=${2:-}
 period=${SOAK_PERIOD:-64}
+# The JACK clients' launcher: none on jackd, pw-jack on PipeWire.
+jack=()
+if [ "$web" = "--pipewire" ]; then
+  period=${SOAK_PERIOD:-256}
+  jack=(pw-jack)
+  . scripts/pipewire-desktop.sh
+fi
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
 export JACK_NO_START_SERVER=1
 unset JACK_DEFAULT_SERVER
@@ -49,13 +60,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-jackd -n "$server" -d dummy -r 48000 -p "$period" >"$work/jackd.log" 2>&1 &
-jackd_pid=$!
-pids+=("$jackd_pid")
-for _ in $(seq 100); do jack_lsp -s "$server" >/dev/null 2>&1 && break; sleep 0.2; done
-jack_lsp -s "$server" >/dev/null 2>&1 || { echo "soak: jackd did not start:" >&2; cat "$work/jackd.log" >&2; exit 69; }
+if [ "$web" = "--pipewire" ]; then
+  start_pipewire_desktop "$server" "$work" "$period" || exit 69
+  : >"$work/jackd.log"
+else
+  jackd -n "$server" -d dummy -r 48000 -p "$period" >"$work/jackd.log" 2>&1 &
+  pids+=("$!")
+  for _ in $(seq 100); do jack_lsp -s "$server" >/dev/null 2>&1 && break; sleep 0.2; done
+  jack_lsp -s "$server" >/dev/null 2>&1 || { echo "soak: jackd did not start:" >&2; cat "$work/jackd.log" >&2; exit 69; }
+fi
 
-jack_simple_client sine "$server" >"$work/sine.log" 2>&1 &
+"${jack[@]}" jack_simple_client sine "$server" >"$work/sine.log" 2>&1 &
 pids+=("$!")
 
 # run LABEL ARGS...: runs voicerack for $seconds with the sine on mic_in/far_in_L, prints its summary.
@@ -65,12 +80,15 @@ run() {
   local log="$work/$label.log"
   local attack=""
   if [ "${1:-}" = "--under-attack" ]; then attack=1 && shift; fi
-  (ulimit -n "${SOAK_NOFILE:-$(ulimit -n)}" && exec "$VOICERACK" run --server "$server" --name soak --no-auto-connect "$@") >"$log" 2>&1 &
+  # --pipewire links ports itself; every other run is patched here alone.
+  local linking=--no-auto-connect
+  case " $* " in *" --pipewire "*) linking="" ;; esac
+  (ulimit -n "${SOAK_NOFILE:-$(ulimit -n)}" && exec "${jack[@]}" "$VOICERACK" run --server "$server" --name soak ${linking:+"$linking"} "$@") >"$log" 2>&1 &
   local pid=$!
   pids+=("$pid")
   for _ in $(seq 100); do grep -q "running as JACK client" "$log" && break; sleep 0.1; done
-  jack_connect -s "$server" sine:output1 soak:mic_in
-  jack_connect -s "$server" sine:output2 soak:far_in_L
+  "${jack[@]}" jack_connect -s "$server" sine:output1 soak:mic_in
+  "${jack[@]}" jack_connect -s "$server" sine:output2 soak:far_in_L
   echo "soak: $label for $minutes min..." >&2
   local browser=""
   if [ -n "$attack" ]; then
@@ -101,11 +119,15 @@ run() {
   printf '%-28s exit %s  CPU %.1f s  %s\n' "$label" "$status" "$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')" \
     "${summary:-no summary; see below}"
   sed -n 's/^.*voicerack: summary: recorded/  recorded/p' "$log"
+  [ "$web" != "--pipewire" ] || echo "  pipewire links made: $(grep -c 'pipewire: linked' "$log" || true)"
   [ -n "$summary" ] || cat "$log"
 }
 
-echo "soak: jackd '$server' (dummy, 48 kHz, $period-sample periods = $(awk -v p="$period" 'BEGIN { printf "%.2f", p / 48 }') ms), $minutes min per run, binary $VOICERACK"
-if [ -n "${SOAK_PRESETS:-}" ]; then
+echo "soak: ${jack[*]:-jackd} '$server' (dummy, 48 kHz, $period-sample periods = $(awk -v p="$period" 'BEGIN { printf "%.2f", p / 48 }') ms), $minutes min per run, binary $VOICERACK"
+if [ "$web" = "--pipewire" ]; then
+  run "echo-cancel, patched by hand" --preset echo-cancel
+  run "echo-cancel --pipewire" --preset echo-cancel --pipewire
+elif [ -n "${SOAK_PRESETS:-}" ]; then
   # A preset given as a path is labelled by its file name (the label names the log file).
   for preset in $SOAK_PRESETS; do run "$(basename "$preset" .toml)" --preset "$preset"; done
 else

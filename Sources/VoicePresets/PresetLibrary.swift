@@ -65,6 +65,11 @@ public struct PresetLibrary: Sendable {
             throw PresetError(
                 file: definition.path, line: line, key: "stream.\(key)", message: "stream.\(key): \(message)")
         }
+        if let (key, message) = PresetSchema.pipeWireProblem(settings.session) {
+            let line = definition.settings.last { $0.key.fullName == "pipewire.\(key)" }?.line
+            throw PresetError(
+                file: definition.path, line: line, key: "pipewire.\(key)", message: "pipewire.\(key): \(message)")
+        }
         return Preset(
             name: definition.name, description: definition.description ?? "", source: definition.path,
             base: definition.base?.name, settings: settings)

@@ -17,6 +17,7 @@ enum PresetSchema {
     static let sections: [(name: String, help: String)] =
         [
             ("jack", "How `voicerack run` joins the JACK graph."),
+            ("pipewire", "voicerack on a PipeWire desktop: its microphone and call nodes (docs/pipewire.md)."),
             ("input", "Microphone gain and high-pass filter, before everything else."),
             ("echo_canceller", "Acoustic echo canceller (speexdsp) and the alignment of its far-end reference."),
             (
@@ -46,7 +47,7 @@ enum PresetSchema {
         + [("output", "Gain applied to voice_out, after all processing.")]
 
     static let keys: [PresetKey] =
-        jackKeys + engineKeys + backingKeys + [recordingFormat] + streamKeys + [chainOrder]
+        jackKeys + pipeWireKeys + engineKeys + backingKeys + [recordingFormat] + streamKeys + [chainOrder]
         + EffectKind.allCases.flatMap(effectKeys)
 
     /// `recording.format`: checked with libsndfile's own list, so a preset cannot name a format

@@ -3,7 +3,7 @@
 ///
 /// The engine never sees these (`EngineConfiguration` holds what it renders); the host reads
 /// them when the session starts, and `backingLevelDB` while it runs. Presets (`[jack]`,
-/// `[recording]`, `[backing]`, `[stream]`) build it beside the engine's configuration. Units
+/// `[pipewire]`, `[recording]`, `[backing]`, `[stream]`) build it beside the engine's configuration. Units
 /// are in the property names; strings are empty and numbers 0 when unset, unless noted.
 ///
 /// - Realtime: never; any thread (a plain value).
@@ -13,6 +13,18 @@ public struct SessionSettings: Sendable, Equatable {
     /// source to a port a patchbay already connected). False leaves all patching to the user for
     /// good, as `--no-auto-connect` does for one run.
     public var autoConnect = true
+
+    // The PipeWire desktop (read by the host when it starts; `[pipewire]`, docs/pipewire.md)
+    /// Link voicerack between the desktop's voicerack nodes and the devices, as `--pipewire`.
+    public var pipeWireEnabled = false
+    /// `node.name` of the microphone node and of the call-audio node.
+    public var pipeWireMicNode = "voicerack-mic"
+    public var pipeWireCallNode = "voicerack-call"
+    /// Make the two nodes the default source and sink, as `--make-default`.
+    public var pipeWireMakeDefault = false
+    /// The desktop notification for talking while muted: its summary (empty: none) and body.
+    public var mutedNoticeSummary = "You are talking while muted"
+    public var mutedNoticeBody = "voicerack's microphone is muted: unmute it to be heard."
 
     // Recording
     /// Format of `voicerack run`'s recordings, `CONTAINER[:ENCODING]`; empty = from each file's

@@ -1,5 +1,6 @@
 import ArgumentParser
 import VoiceHost
+import VoiceSession
 
 /// The `--pipewire` options of `run`: voicerack linked between a call app's nodes and the sound
 /// card on a PipeWire desktop (docs/pipewire.md).
@@ -8,33 +9,55 @@ import VoiceHost
 struct PipeWireArguments: ParsableArguments {
     @Flag(
         name: .long,
-        help: "Link the call app's nodes and the devices (pw-jack).")
+        help: "Link the call app's nodes and the devices (pw-jack; as the preset's pipewire.enabled).")
     var pipewire = false
 
     @Option(
-        name: .long, help: ArgumentHelp("Microphone node's node.name.", valueName: "node"))
-    var pipewireMic = "voicerack-mic"
+        name: .long,
+        help: ArgumentHelp("Microphone node's node.name (default: the preset's pipewire.mic_node).", valueName: "node"))
+    var pipewireMic: String?
 
     @Option(
-        name: .long, help: ArgumentHelp("Call-audio node's node.name.", valueName: "node"))
-    var pipewireCall = "voicerack-call"
+        name: .long,
+        help: ArgumentHelp("Call-audio node's node.name (default: the preset's pipewire.call_node).", valueName: "node")
+    )
+    var pipewireCall: String?
 
     @Flag(
         name: .long,
         help: "Make the voicerack nodes the default devices.")
     var makeDefault = false
 
-    /// The settings, nil without `--pipewire`; throws when a PipeWire option comes without it or
-    /// beside `--no-auto-connect`.
-    func settings(noAutoConnect: Bool) throws -> PipeWireSettings? {
-        guard pipewire else {
-            if makeDefault || pipewireMic != "voicerack-mic" || pipewireCall != "voicerack-call" {
-                throw ValidationError("--make-default, --pipewire-mic and --pipewire-call need --pipewire")
+    /// Throws when the flags contradict each other, whatever the preset says.
+    func validate(noAutoConnect: Bool) throws {
+        if pipewire, noAutoConnect {
+            throw ValidationError("--pipewire links ports; --no-auto-connect links none: give one")
+        }
+        if let pipewireMic, pipewireMic == pipewireCall {
+            throw ValidationError("--pipewire-mic and --pipewire-call name one node")
+        }
+    }
+
+    /// The settings for the preset's `[pipewire]` section with these flags over it; nil when
+    /// neither `--pipewire` nor `pipewire.enabled` asks for them, or `--no-auto-connect` turns
+    /// all linking off for this run. Throws when a PipeWire option comes without either.
+    func settings(noAutoConnect: Bool, preset configuration: SessionSettings) throws -> PipeWireSettings? {
+        guard pipewire || configuration.pipeWireEnabled, !noAutoConnect else {
+            if makeDefault || pipewireMic != nil || pipewireCall != nil {
+                throw ValidationError(
+                    "--make-default, --pipewire-mic and --pipewire-call need --pipewire (or the preset's pipewire.enabled = true)"
+                )
             }
             return nil
         }
-        if noAutoConnect { throw ValidationError("--pipewire links ports; --no-auto-connect links none: give one") }
-        if pipewireMic == pipewireCall { throw ValidationError("--pipewire-mic and --pipewire-call name one node") }
-        return PipeWireSettings(micNode: pipewireMic, callNode: pipewireCall, makeDefault: makeDefault)
+        let settings = PipeWireSettings(
+            micNode: pipewireMic ?? configuration.pipeWireMicNode,
+            callNode: pipewireCall ?? configuration.pipeWireCallNode,
+            makeDefault: makeDefault || configuration.pipeWireMakeDefault)
+        if settings.micNode == settings.callNode {
+            throw ValidationError(
+                "the microphone node and the call node are both '\(settings.micNode)'; give two nodes")
+        }
+        return settings
     }
 }

@@ -129,7 +129,7 @@ struct Run: ParsableCommand {
             throw ValidationError(
                 "--log-level \(logLevel) is not a level; use one of \(LogLevelChoice.names.joined(separator: ", "))")
         }
-        _ = try pipeWire.settings(noAutoConnect: noAutoConnect)
+        try pipeWire.validate(noAutoConnect: noAutoConnect)
         if let problem = JACKNames.clientNameProblem(name) { throw ValidationError("--name: \(problem)") }
         if let server, let problem = JACKNames.serverNameProblem(server) {
             throw ValidationError("--server: \(problem)")
@@ -180,7 +180,11 @@ struct Run: ParsableCommand {
                 sessionSettings: loaded.session, presetName: loaded.name)
             request.pluginHost = plugins
             request.autoConnect = !noAutoConnect
-            request.pipeWire = try? pipeWire.settings(noAutoConnect: noAutoConnect)
+            do {
+                request.pipeWire = try pipeWire.settings(noAutoConnect: noAutoConnect, preset: loaded.settings.session)
+            } catch let error as ValidationError {
+                throw HostError(.usage, error.message)
+            }
             request.waitForServer = waitForServer
             request.recordingGate = recordOnFreewheel ? .freewheel : recordOnTransport ? .transport : .always
             request.recording = recording

@@ -28,4 +28,19 @@ struct RunPipeWireOptionTests {
         #expect(same.status == 64, "\(same.status): \(same.standardError.prefix(300))")
         #expect(same.standardError.contains("--pipewire-mic and --pipewire-call name one node"))
     }
+
+    @Test(
+        "a preset's pipewire.enabled stands in for --pipewire: the node names and --make-default are taken, and the run goes on to look for its server (69)"
+    )
+    func presetEnables() throws {
+        let folder = try TemporaryFolder()
+        let preset = folder.file("desk.toml")
+        try "base = \"raw\"\n[pipewire]\nenabled = true\n".write(toFile: preset, atomically: true, encoding: .utf8)
+        let r = try CommandRunner.voicerack(
+            [
+                "run", "--preset", preset, "--server", "voicerack-none-\(getpid())", "--pipewire-mic", "my-mic",
+                "--make-default",
+            ])
+        #expect(r.status == 69, "\(r.status): \(r.standardError.prefix(300))")
+    }
 }

@@ -13,8 +13,8 @@ extension LiveClientTests {
     static let micNodeInput = "voicerack microphone:input_MONO"
     static let callMonitors = ["voicerack call audio:monitor_FL", "voicerack call audio:monitor_FR"]
 
-    /// The full names of the ports connected to `port` on `server` (`jack_lsp -c`).
-    static func peers(of port: String, on server: PipeWireServer) -> [String] {
+    /// The full names of the ports connected to `port` on `server` (`jack_lsp -c`), jackd or PipeWire.
+    static func peers(of port: String, on server: any JACKGraph) -> [String] {
         let listing = (try? server.lsp(["-c", port])) ?? ""
         return listing.split(separator: "\n").filter { $0.hasPrefix("   ") }
             .map { $0.trimmingCharacters(in: .whitespaces) }

@@ -12,7 +12,14 @@ extension PipeWireServer {
     struct Desktop {
         /// Run WirePlumber (and the session bus it needs).
         var sessionManager = true
+        /// A second sound card (`second-playback`, `second-capture`; a headset plugged in), of
+        /// lower priority: the first stays the default.
+        var secondDevices = false
     }
+
+    /// The second card's ports as JACK clients see them (`Desktop.secondDevices`).
+    static let secondCapturePorts = ["second-capture:capture_FL", "second-capture:capture_FR"]
+    static let secondPlaybackPorts = ["second-playback:playback_FL", "second-playback:playback_FR"]
 
     static let pipewirePulse = Tools.which("pipewire-pulse")
     static let wireplumber = Tools.which("wireplumber")
@@ -58,10 +65,10 @@ extension PipeWireServer {
 
     /// Writes the daemon's config, voicerack's fragment beside it, pipewire-pulse's config and
     /// WirePlumber's overrides.
-    static func writeDesktopConfig(in directory: String, name: String, quantum: Int) throws {
+    static func writeDesktopConfig(in directory: String, name: String, quantum: Int, desktop: Desktop) throws {
         let files = FileManager.default
         try files.createDirectory(atPath: "\(directory)/config/pipewire.conf.d", withIntermediateDirectories: true)
-        try config(name: name, quantum: quantum, desktop: true)
+        try config(name: name, quantum: quantum, desktop: true, secondDevices: desktop.secondDevices)
             .write(toFile: "\(directory)/config/pipewire.conf", atomically: true, encoding: .utf8)
         try files.copyItem(atPath: fragmentPath, toPath: "\(directory)/config/pipewire.conf.d/voicerack.conf")
         try pulseConfig.write(toFile: "\(directory)/config/pipewire-pulse.conf", atomically: true, encoding: .utf8)

@@ -64,11 +64,11 @@ final class PipeWireServer: JACKGraph {
             ].merging(desktop == nil ? [:] : Self.desktopClientEnvironment(directory)) { $1 }
         ) { $1 }
         do {
-            if desktop == nil {
+            if let desktop {
+                try Self.writeDesktopConfig(in: directory, name: name, quantum: quantum, desktop: desktop)
+            } else {
                 try Self.config(name: name, quantum: quantum).write(
                     toFile: configPath, atomically: true, encoding: .utf8)
-            } else {
-                try Self.writeDesktopConfig(in: directory, name: name, quantum: quantum)
             }
             daemon = try ChildProcess(
                 Self.pipewire!, ["-c", configPath],
@@ -130,6 +130,9 @@ final class PipeWireServer: JACKGraph {
         bus?.stop(SIGTERM)
     }
 
+    /// The daemon's process id (to stop it with SIGSTOP and go on with SIGCONT).
+    var daemonProcessID: pid_t { daemon.pid }
+
     /// Kills the daemon at once (SIGKILL): the server dies under its clients (a desktop's
     /// pipewire-pulse and WirePlumber lose it too; `restart` starts them again).
     func kill() { daemon.stop(SIGKILL) }
@@ -176,8 +179,9 @@ final class PipeWireServer: JACKGraph {
     /// The daemon's config: no D-Bus, no realtime module (no rtkit here), the protocol, metadata
     /// (the `settings` metadata comes from the core itself), node factories and the three nodes.
     /// On a `desktop` the two devices are what a session manager's device monitor makes of a
-    /// sound card: ports set up by the session manager, a session priority, `device.api`.
-    static func config(name: String, quantum: Int, desktop: Bool = false) -> String {
+    /// sound card: ports set up by the session manager, a session priority, `device.api`; with
+    /// `secondDevices`, a second card of lower priority beside it.
+    static func config(name: String, quantum: Int, desktop: Bool = false, secondDevices: Bool = false) -> String {
         let device =
             desktop
             ? "priority.session = 1000"
@@ -217,28 +221,38 @@ final class PipeWireServer: JACKGraph {
                         priority.driver = 20000
                     }
                 }
-                { factory = adapter
-                    args = {
-                        factory.name = support.null-audio-sink
-                        node.name = system-playback
-                        media.class = Audio/Sink
-                        audio.position = [ FL FR ]
-                        \(desktop ? "device.api = alsa" : "")
-                        \(device)
-                    }
-                }
-                { factory = adapter
-                    args = {
-                        factory.name = api.alsa.pcm.source
-                        node.name = system-capture
-                        media.class = Audio/Source
-                        api.alsa.path = "null"  # quoted: a bare null is JSON null, no device
-                        audio.channels = 2
-                        audio.position = [ FL FR ]
-                        \(device)
-                    }
-                }
+                \(card("system", desktop ? "device.api = alsa" : "", device))
+                \(secondDevices ? card("second", "device.api = alsa", "priority.session = 500") : "")
             ]
             """
+    }
+
+    /// A sound card's sink (`NAME-playback`, a null sink; `sinkSettings` on it only) and source
+    /// (`NAME-capture`, ALSA's null device), both with `settings`. A desktop's second card (a
+    /// headset plugged in) has a lower priority than the first.
+    static func card(_ name: String, _ sinkSettings: String, _ settings: String) -> String {
+        """
+        { factory = adapter
+            args = {
+                factory.name = support.null-audio-sink
+                node.name = \(name)-playback
+                media.class = Audio/Sink
+                audio.position = [ FL FR ]
+                \(sinkSettings)
+                \(settings)
+            }
+        }
+        { factory = adapter
+            args = {
+                factory.name = api.alsa.pcm.source
+                node.name = \(name)-capture
+                media.class = Audio/Source
+                api.alsa.path = "null"  # quoted: a bare null is JSON null, no device
+                audio.channels = 2
+                audio.position = [ FL FR ]
+                \(settings)
+            }
+        }
+        """
     }
 }

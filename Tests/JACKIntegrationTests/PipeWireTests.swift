@@ -13,17 +13,18 @@ extension LiveClientTests {
     /// RMS of jack_simple_client's 0.2-amplitude sine, in dBFS.
     static let sineDBFS = 20 * log10(0.2 / 2.0.squareRoot())
 
-    /// Starts `voicerack run` on `graph` (no auto-connection unless `linking` says otherwise) and
-    /// waits until its startup line and its eight ports are there; returns the child and when it
+    /// Starts `voicerack run` on `graph` (no auto-connection unless `linking` says otherwise, with
+    /// `environment` added) and waits until its startup line and its eight ports are there; returns the child and when it
     /// was up.
     func launchVoicerack(
         on graph: any JACKGraph, preset: String = "raw", linking: [String] = ["--no-auto-connect"],
-        _ extra: [String] = []
+        _ extra: [String] = [], environment: [String: String?] = [:]
     ) throws -> (child: ChildProcess, started: Date) {
         let binary = try #require(Tools.voicerack, "the voicerack executable was not built next to the tests")
         let client = Self.pipeWireClient
         let child = try graph.launch(
-            binary, ["run", "--server", graph.name, "--name", client, "--preset", preset] + linking + extra)
+            binary, ["run", "--server", graph.name, "--name", client, "--preset", preset] + linking + extra,
+            environment: environment)
         let up = poll(timeout: 20) {
             guard child.isRunning else { return true }
             guard child.output.contains("running as JACK client"), let ports = try? graph.lsp([]) else { return false }

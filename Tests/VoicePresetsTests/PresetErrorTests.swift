@@ -62,7 +62,7 @@ import VoiceEngine
         let far = try error("[zzz]\n", line: 1, key: "zzz")
         #expect(
             far?.message
-                == "unknown section [zzz]; allowed: [jack], [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [backing], [recording], [stream], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]"
+                == "unknown section [zzz]; allowed: [jack], [pipewire], [input], [echo_canceller], [preprocessor], [agc], [monitor], [ducking], [backing], [recording], [stream], [chain], [equalizer], [gate], [compressor], [deesser], [limiter], [delay], [reverb], [output]"
         )
     }
 

@@ -282,6 +282,7 @@ final class LiveLoop {
     /// within a timeout, and prints the summary. A second SIGINT/SIGTERM while leaving exits at
     /// once (the files are already final).
     func finish() {
+        stopPipeWireWatch()
         if let line = streaming?.stop(host, recorder: recorder) { out.log("summary: " + line) }
         // An armed take whose gate never opened leaves no empty files behind.
         for line in recorder.stop(detachingFrom: host, discardingEmpty: request.recordingGate != .always)

@@ -30,6 +30,9 @@ struct PipeWireGraph: Sendable, Equatable {
         /// never one of the virtual sinks or sources that programs make.
         var isDevice: Bool
         var ports: [Port] = []
+        /// The node's own mute (its `Props` `mute`, what `pactl set-source-mute` sets on a node
+        /// with no device route); nil when its parameters were not read.
+        var muted: Bool? = nil
     }
 
     var nodes: [Node] = []
@@ -43,6 +46,11 @@ struct PipeWireGraph: Sendable, Equatable {
     /// Parses `pw-dump` output (PWDumpStream.swift); nil when it is not JSON arrays of objects.
     init?(pwDump data: Data) {
         guard let objects = PWDumpStream.objects(data) else { return nil }
+        self.init(objects: objects)
+    }
+
+    /// The graph of pw-dump's objects (`PWDumpStream.objects`).
+    init(objects: [[String: Any]]) {
         var ports: [(node: Int, port: Port)] = []
         for object in objects {
             let type = (object["type"] as? String ?? "").split(separator: ":").last.map(String.init) ?? ""
@@ -53,7 +61,10 @@ struct PipeWireGraph: Sendable, Equatable {
                 guard let id = object["id"] as? Int, let name = props["node.name"] as? String,
                     let mediaClass = props["media.class"] as? String, mediaClass.hasPrefix("Audio/")
                 else { continue }
-                nodes.append(Node(id: id, name: name, mediaClass: mediaClass, isDevice: props["device.api"] != nil))
+                nodes.append(
+                    Node(
+                        id: id, name: name, mediaClass: mediaClass, isDevice: props["device.api"] != nil,
+                        muted: Self.muted(info)))
             case "Port":
                 guard let node = props["node.id"] as? Int, let alias = props["port.alias"] as? String else { continue }
                 let monitor = props["port.monitor"] as? Bool ?? false
@@ -77,6 +88,12 @@ struct PipeWireGraph: Sendable, Equatable {
         for (node, port) in ports {
             if let index = nodes.firstIndex(where: { $0.id == node }) { nodes[index].ports.append(port) }
         }
+    }
+
+    /// A node's mute from its `Props` parameters; nil without them.
+    private static func muted(_ info: [String: Any]?) -> Bool? {
+        let params = info?["params"] as? [String: Any]
+        return (params?["Props"] as? [[String: Any]])?.lazy.compactMap { $0["mute"] as? Bool }.first
     }
 
     /// A graph of `nodes` (tests).

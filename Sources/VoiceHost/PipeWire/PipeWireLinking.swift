@@ -1,18 +1,30 @@
 import Foundation
 
-/// What `--pipewire` keeps between ticks: the links voicerack made, when to look at the graph
-/// next, and what it last said, so that each change is logged once.
+/// What `--pipewire` keeps between ticks: the graph's watch and the desktop's command queue, the
+/// links voicerack made, the mute kept equal with the microphone node's, and what it last said,
+/// so that each change is logged once.
 ///
 /// - Realtime: never; main thread.
 struct PipeWireLinking {
+    /// Follows the graph off the main thread (nil until the start, and on plain jackd).
+    var watch: PipeWireWatch?
+    /// Mutes, defaults and notifications, sent off the main thread.
+    var commands: DesktopCommands?
     /// The links made on the current client (those to take back when their device stops being
     /// the one to use, e.g. when a headset becomes the default sink).
     var made: Set<PipeWireLink> = []
+    /// Links voicerack made that the user took away while their ports stayed: not made again
+    /// until a port of theirs goes and comes back.
+    var declined: Set<PipeWireLink> = []
+    /// The driver's port-registration count when the links were last made.
+    var linkedRegistrations = -1
     /// The client they were made on: a new client after a server restart starts with none.
     var client: ObjectIdentifier?
-    /// The driver's port-registration count when last seen; a change brings the next look forward.
+    /// The driver's port-registration count and the watch's graph count when last seen; a
+    /// change brings the next look forward.
     var seenRegistrations = -1
-    /// When to read the graph next.
+    var seenGeneration = -1
+    /// When to look at the graph next.
     var nextCheck = Date.distantPast
     /// The last notes of links with no port yet, and the last reading error, logged on change.
     var lastMissing: [String] = []
@@ -23,10 +35,26 @@ struct PipeWireLinking {
     /// True when no PipeWire graph could be read at the start (plain jackd): voicerack then
     /// auto-connects as without `--pipewire`, and never reads the graph again.
     var plainJACK = false
+    /// True once the start's links (or the auto-connection instead) were made.
+    var started = false
+    /// voice_out's mute and the microphone node's, kept equal, since pw-dump run `muteRun`.
+    var mute = SourceMuteSync()
+    var muteRun = 0
+    /// When the last muted-talker notification was sent, and whether one was tried (only the
+    /// first failure is logged).
+    var lastNotice: Date?
+    /// Since when the talker has been talking into the mute without a pause (nil: not now).
+    var talkingSince: Date?
+    var noticeTried = false
 
-    /// How soon after ports came or went the graph is read: they come in bursts (a device's
-    /// channels, a whole server), and one look after the burst makes every link.
+    /// How soon after ports came or went the links are looked at: they come in bursts (a
+    /// device's channels, a whole server), and one look after the burst makes every link.
     static let settle = 0.2
-    /// How often the graph is read with no port change: a new default device changes no port.
+    /// How often the links are looked at with no change seen.
     static let interval = 2.0
+    /// Seconds of talking into the mute on end before the notification goes out (the detector
+    /// raises its event after 150 ms of voice).
+    static let noticeAfter = 1.5
+    /// At most one muted-talker notification in this many seconds.
+    static let noticeInterval = 60.0
 }
