@@ -9,17 +9,17 @@ import VoiceSession
 struct PipeWireArguments: ParsableArguments {
     @Flag(
         name: .long,
-        help: "Link the call app's nodes and the devices (pw-jack; as the preset's pipewire.enabled).")
+        help: "Link the call app's nodes and the devices (pw-jack).")
     var pipewire = false
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Microphone node's node.name (default: the preset's pipewire.mic_node).", valueName: "node"))
+        help: ArgumentHelp("Microphone node's node.name (or pipewire.mic_node).", valueName: "node"))
     var pipewireMic: String?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Call-audio node's node.name (default: the preset's pipewire.call_node).", valueName: "node")
+        help: ArgumentHelp("Call-audio node's node.name (or pipewire.call_node).", valueName: "node")
     )
     var pipewireCall: String?
 
