@@ -58,6 +58,7 @@ let package = Package(
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // LAME ships no pkg-config file: the module map links mp3lame itself.
         .systemLibrary(name: "CLame", providers: [.apt(["libmp3lame-dev"])]),
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
         // What Swift cannot call directly: jack_client_open is variadic.
         .target(name: "CJackShim", dependencies: ["CJack"]),
@@ -76,6 +77,8 @@ let package = Package(
         // MARK: C library edges
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"], swiftSettings: processThreadSettings),
         .target(name: "VoiceFiles", dependencies: ["CSndFile"]),
+        // EBU R128 loudness (libebur128) and the offline normaliser; off the process thread.
+        .target(name: "VoiceLoudness", dependencies: ["CEbur128", "VoiceFiles", "VoiceUnits"]),
         // The only importer of lilv and the LV2 headers: the plugin catalog, host features,
         // the real-time LV2Unit and the engine's PluginHost (LV2PluginHost).
         .target(
@@ -123,7 +126,7 @@ let package = Package(
             name: "VoiceHost",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
-                "VoiceStream", "VoiceControl", "VoiceSession",
+                "VoiceStream", "VoiceControl", "VoiceSession", "VoiceLoudness",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -173,8 +176,12 @@ let package = Package(
             dependencies: ["VoiceStream", "VoiceSession", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceHostTests",
-            dependencies: ["VoiceHost", "VoiceEngine", "VoiceSession", "VoiceFiles", "VoiceTestSupport"]),
+            dependencies: [
+                "VoiceHost", "VoiceEngine", "VoiceSession", "VoiceFiles", "VoiceLoudness", "VoiceTestSupport",
+            ]),
         .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
+        // EBU Tech 3341/3342 signals made with sox, read beside ffmpeg's ebur128 filter.
+        .testTarget(name: "VoiceLoudnessTests", dependencies: ["VoiceLoudness", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"]),
         // The web panel's server against a bare client: token, Host, Origin, message limits. The
         // browser tests (chromium on a dummy jackd; skipped without chromium) are among the JACK ones.

@@ -20,6 +20,8 @@ set -euo pipefail
 # and python3-liblo (under /usr/bin/python3) are the real OSC peers of the OSC and NSM tests.
 # debootstrap, lintian, dpkg-dev (dpkg-shlibdeps) and binutils (strip): scripts/package-deb.sh builds the
 # Debian package and scripts/test-package.sh installs it into a clean Debian 12 root without Swift.
+# libebur128-dev: EBU R128 loudness (VoiceLoudness). parallel, slurm-wlm and munge: the batch
+# tests run a manifest under GNU parallel and a private one-node Slurm.
 # chromium and chromium-driver: the web panel's browser tests, driven by selenium from PyPI in a
 # venv of the build folder (below); nothing else is downloaded.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
@@ -30,6 +32,7 @@ packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libs
   man-db groff-base desktop-file-utils systemd tmux zsh fish
   liblo-dev liblo-tools python3-liblo
   debootstrap lintian dpkg-dev binutils
+  libebur128-dev parallel slurm-wlm munge
   chromium chromium-driver)
 python_modules=()
 if [ "${1:-}" = "--eval" ]; then

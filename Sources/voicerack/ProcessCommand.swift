@@ -52,7 +52,7 @@ struct Process: ParsableCommand {
     @Option(
         name: .long, help: ArgumentHelp("Microphone recording (any format libsndfile reads).", valueName: "file"),
         completion: .file())
-    var mic: String
+    var mic: String?
 
     @Option(
         name: .long,
@@ -70,7 +70,7 @@ struct Process: ParsableCommand {
 
     @Option(
         name: .long, help: ArgumentHelp("Output file for the processed voice.", valueName: "file"), completion: .file())
-    var out: String
+    var out: String?
 
     @Option(
         name: .long,
@@ -102,12 +102,46 @@ struct Process: ParsableCommand {
     @Flag(name: .long, help: "Pad or cut a reference whose length differs from the mic's instead of refusing.")
     var allowLengthMismatch = false
 
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Set a preset key for this run, e.g. --set compressor.threshold_dbfs=-18. Repeatable.",
+            valueName: "key=value"))
+    var settings: [String] = []
+
+    @OptionGroup(title: "Loudness (EBU R128, measured with libebur128)") var loudness: LoudnessArguments
+
+    @OptionGroup(title: "Batch (a manifest of jobs, for GNU parallel, Slurm or Kubernetes)") var batch: BatchArguments
+
     @OptionGroup(title: "Streaming (to test a mount)") var streaming: StreamArguments
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
+        try loudness.validate()
+        if batch.manifest != nil {
+            let single = [
+                ("--mic", mic != nil), ("--ref", ref != nil), ("--out", out != nil), ("--backing", backing != nil),
+                ("--record", !record.isEmpty), ("--stream", streaming.stream != nil), ("--format", format != nil),
+                ("--latency-ms", latencyMs != nil),
+            ].filter(\.1).map(\.0)
+            if !single.isEmpty {
+                throw ValidationError(
+                    "--manifest runs the jobs it lists; \(single.joined(separator: ", ")) belong to a single run (put the files in the manifest)"
+                )
+            }
+        } else {
+            if mic == nil {
+                throw ValidationError("Missing expected argument '--mic <file>' (or give --manifest FILE)")
+            }
+            if out == nil {
+                throw ValidationError("Missing expected argument '--out <file>' (or give --manifest FILE)")
+            }
+            if batch.shard != nil || batch.shards != nil || batch.report != nil {
+                throw ValidationError("--shard, --shards and --report go with --manifest")
+            }
+        }
         guard VoiceEngine.blockSizes.contains(block) else {
             throw ValidationError("--block \(block) is out of range; use 1-8192 samples (a JACK period)")
         }
@@ -118,6 +152,8 @@ struct Process: ParsableCommand {
 
     func run() throws {
         let plugins = LV2Hosting.host(live: false)
+        if let manifest = batch.manifest { return try runBatch(manifest, pluginHost: plugins) }
+        guard let mic, let out else { return }
         do {
             let loaded = try PresetLibrary.standard(pluginHost: plugins).load(preset)
             var request = OfflineRequest(micPath: mic, referencePath: ref, outputPath: out)
@@ -146,16 +182,28 @@ struct Process: ParsableCommand {
                 }
             }
             let bar = ProgressBar(label: "processing", worthShowing: !quiet)
-            var configuration = loaded.configuration
+            let resolved = try Self.applying(parsedSettings(), to: loaded.settings, pluginHost: plugins)
+            var configuration = resolved.engine
             if let latencyMs, configuration.delayMode == .auto {
                 configuration.delayMilliseconds = Float(latencyMs)
             }
-            let report = try OfflineProcessor.run(
-                request, configuration: configuration, session: loaded.session, progress: { bar.update($0) })
+            let report: OfflineReport
+            var loudnessLine: String?
+            if let target = loudness.target {
+                let (result, outcome) = try OfflineLoudness.run(
+                    request, configuration: configuration, session: resolved.session, target: target,
+                    progress: { bar.update($0) })
+                report = result
+                loudnessLine = outcome.normalisation.map { "loudness: \($0.summary)" }
+            } else {
+                report = try OfflineProcessor.run(
+                    request, configuration: configuration, session: resolved.session, progress: { bar.update($0) })
+            }
             bar.finish()
             if !quiet {
                 for note in report.notes + [report.outputNote].compactMap({ $0 }) { printNote(note) }
                 print(report.summary(micPath: mic, outputPath: out, presetName: loaded.name))
+                if let loudnessLine { print(loudnessLine) }
                 if let line = report.streamLine { print(line) }
             }
             // The files are complete; a stream that stopped on an error still fails the run.
