@@ -36,12 +36,23 @@ struct Process: ParsableCommand {
             sample-aligned. A plugin that is not installed, needs a feature voicerack lacks, or a \
             control outside its range exits 65 before processing starts.
 
+            --loudness LUFS normalises OUT to an EBU R128 loudness (-19 for a mono podcast, heard \
+            as -16 stereo; -23 for broadcast) with true peaks under --true-peak (-1 dBTP): one \
+            gain, a limiter only where peaks would pass the ceiling, OUT replaced whole by rename.
+
+            --manifest FILE runs a list of jobs (TSV or JSON lines; paths from the manifest's \
+            folder), this worker's share with --shard I/N or from Slurm's or Kubernetes' \
+            variables; up-to-date outputs are skipped (--force redoes them), each job's JSON line \
+            goes to --report, and the exit status is the first failed job's. See docs/batch.md.
+
             Example:
               voicerack process --preset echo-cancel --mic mic.wav --ref far.wav --out clean.wav
               voicerack process --preset karaoke --mic take.wav --backing song.flac --out voice.wav --record karaoke=mix.wav
               STREAM_PASS=hackme voicerack process --mic take.wav --ref far.wav --out /dev/null --format wav \\
                 --stream icecast://source@127.0.0.1:8000/test.opus --stream-password-env STREAM_PASS
               voicerack process --preset podcast-lv2 --mic voice.wav --out podcast.wav
+              voicerack process --preset podcast --mic take.wav --out episode.wav --loudness -19
+              parallel voicerack process --manifest m.tsv --shard {}/4 --report r{}.jsonl ::: 0 1 2 3
             """)
 
     @Option(
