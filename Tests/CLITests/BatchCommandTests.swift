@@ -165,4 +165,49 @@ struct BatchCommandTests {
         }
         #expect(done.count == 8 && Set(done).count == 8)
     }
+    @Test(
+        "a real one-node Slurm runs the manifest as sbatch --array=0-3: 198 done, the 2 bad files failed, nothing twice",
+        .enabled(
+            if: getuid() == 0
+                && ["/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/bin/sbatch"].allSatisfy {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                }, "slurm-wlm and munge are needed, and root for slurmd"))
+    func slurmArray() throws {
+        let manifest = try makeManifest()
+        let job = folder.file("job.sh")
+        try """
+        #!/bin/sh
+        exec '\(CommandRunner.voicerack)' process --preset podcast --manifest '\(manifest)' --loudness -16 \\
+          --report '\(folder.path)/slurm-report-'"$SLURM_ARRAY_TASK_ID"'.jsonl'
+
+        """.write(toFile: job, atomically: true, encoding: .utf8)
+        chmod(job, 0o755)
+        // The cluster is a script's children: its daemons must not be this process's children,
+        // whose exits Foundation's Process would also be waiting for.
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "slurm-array.sh")
+        let r = try CommandRunner.run("/bin/bash", [script.path, folder.path, job])
+        let logs = ["slurmctld.log", "slurmd.log"].map {
+            (try? String(contentsOfFile: folder.file("slurm/\($0)"), encoding: .utf8)) ?? ""
+        }.joined(separator: "\n")
+        #expect(r.status == 0, "\(r.standardError)\n\(logs)")
+        // sbatch --wait ends with the highest exit status of the tasks: the data error (65) of the
+        // tasks holding the two bad files.
+        #expect(r.standardOutput.contains("sbatch-status 65"), "\(r.standardOutput)")
+        let lines = try (0..<4).flatMap { task in
+            try String(contentsOfFile: folder.file("slurm-report-\(task).jsonl"), encoding: .utf8)
+                .split(separator: "\n").map {
+                    try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                }
+        }
+        #expect(lines.count == Self.jobs, "\(logs)")
+        #expect(statuses(lines) == ["done": 198, "failed": 2])
+        #expect(Set(lines.compactMap { $0["output"] as? String }).count == Self.jobs)
+        let taskLogs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix("slurm-") && $0.hasSuffix(".out")
+        }.map { try String(contentsOfFile: folder.file($0), encoding: .utf8) }.joined()
+        for task in 0..<4 {
+            #expect(taskLogs.contains("shard \(task)/4: 50 of 200 jobs"), "\(taskLogs)")
+        }
+    }
 }
