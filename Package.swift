@@ -78,6 +78,9 @@ let package = Package(
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"], swiftSettings: processThreadSettings),
         .target(name: "VoiceFiles", dependencies: ["CSndFile"]),
         // EBU R128 loudness (libebur128) and the offline normaliser; off the process thread.
+        // The PipeWire desktop: the graph (pw-dump --monitor), links, defaults, mute, notifications,
+        // through PipeWire's and the desktop's own tools. Main thread and its own threads.
+        .target(name: "VoicePipeWire"),
         .target(name: "VoiceLoudness", dependencies: ["CEbur128", "VoiceFiles", "VoiceUnits"]),
         // The only importer of lilv and the LV2 headers: the plugin catalog, host features,
         // the real-time LV2Unit and the engine's PluginHost (LV2PluginHost).
@@ -126,16 +129,20 @@ let package = Package(
             name: "VoiceHost",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
-                "VoiceStream", "VoiceControl", "VoiceSession", "VoiceLoudness",
+                "VoiceStream", "VoiceControl", "VoiceSession", "VoicePipeWire",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Offline runs with a loudness pass, and manifests of them for GNU parallel, Slurm or Kubernetes.
+        .target(
+            name: "VoiceBatch",
+            dependencies: ["VoiceHost", "VoicePresets", "VoiceEngine", "VoiceSession", "VoiceLoudness"]),
 
         // MARK: Programs
         .executableTarget(
             name: "voicerack",
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
-                "VoiceStream", "VoiceWeb", "VoiceOSC", "VoiceControl", "VoiceSession",
+                "VoiceStream", "VoiceWeb", "VoiceOSC", "VoiceControl", "VoicePipeWire", "VoiceSession", "VoiceBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -175,9 +182,12 @@ let package = Package(
             name: "VoiceStreamTests",
             dependencies: ["VoiceStream", "VoiceSession", "VoiceRecorder", "VoiceFiles", "VoiceTestSupport"]),
         .testTarget(
+            name: "VoicePipeWireTests", dependencies: ["VoicePipeWire"]),
+        .testTarget(
             name: "VoiceHostTests",
             dependencies: [
-                "VoiceHost", "VoiceEngine", "VoiceSession", "VoiceFiles", "VoiceLoudness", "VoiceTestSupport",
+                "VoiceHost", "VoiceBatch", "VoiceEngine", "VoiceSession", "VoiceFiles", "VoiceLoudness",
+                "VoiceTestSupport",
             ]),
         .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
         // EBU Tech 3341/3342 signals made with sox, read beside ffmpeg's ebur128 filter.

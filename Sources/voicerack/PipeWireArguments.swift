@@ -1,5 +1,6 @@
 import ArgumentParser
 import VoiceHost
+import VoicePipeWire
 import VoiceSession
 
 /// The `--pipewire` options of `run`: voicerack linked between a call app's nodes and the sound

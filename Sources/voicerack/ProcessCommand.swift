@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VoiceBatch
 import VoiceEngine
 import VoiceFiles
 import VoiceHost

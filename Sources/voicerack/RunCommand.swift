@@ -6,6 +6,7 @@ import VoiceFiles
 import VoiceHost
 import VoiceJACK
 import VoiceOSC
+import VoicePipeWire
 import VoicePresets
 import VoiceRecorder
 import VoiceStream

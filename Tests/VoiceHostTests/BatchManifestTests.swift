@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VoiceBatch
 import VoiceHost
 
 /// Manifests as TSV and JSON lines, and how a worker finds its share of one.

@@ -1,4 +1,5 @@
 import Foundation
+import VoicePipeWire
 
 /// `--pipewire`: voicerack's voice mute is the microphone node's own mute (a desktop mute key, a
 /// call app's mute button), and talking while muted sends a desktop notification

@@ -1,5 +1,6 @@
 import Foundation
 import VoiceCycle
+import VoicePipeWire
 
 /// `--pipewire`: voicerack links itself between the call app's nodes and the sound card, and
 /// keeps those links (PipeWire/PipeWireRouting.swift says which). A watch follows the graph with

@@ -3,6 +3,7 @@ import Glibc
 import VoiceControl
 import VoiceCycle
 import VoiceEngine
+import VoicePipeWire
 
 /// One live session's parts and the main thread's work between signals.
 ///

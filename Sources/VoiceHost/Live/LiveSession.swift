@@ -5,6 +5,7 @@ import VoiceControl
 import VoiceCycle
 import VoiceEngine
 import VoiceJACK
+import VoicePipeWire
 import VoiceRecorder
 import VoiceStream
 

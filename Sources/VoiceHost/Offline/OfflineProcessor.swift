@@ -179,7 +179,7 @@ public enum OfflineProcessor {
         return report
     }
 
-    static func outputFormat(_ request: OfflineRequest) throws(HostError) -> AudioFormat {
+    public static func outputFormat(_ request: OfflineRequest) throws(HostError) -> AudioFormat {
         if let format = request.format { return format }
         if let format = AudioFormat.forPath(request.outputPath) { return format }
         throw HostError(
@@ -196,7 +196,7 @@ public enum OfflineProcessor {
         }
     }
 
-    static func checkOutputPath(_ path: String, force: Bool) throws(HostError) {
+    public static func checkOutputPath(_ path: String, force: Bool) throws(HostError) {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         if fm.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -218,7 +218,7 @@ public enum OfflineProcessor {
     }
 
     /// CPU time of this process (user + system), in seconds.
-    static func cpuTime() -> Double {
+    public static func cpuTime() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)

@@ -1,6 +1,7 @@
 import Foundation
 import VoiceEngine
 import VoiceFiles
+import VoiceHost
 import VoiceLoudness
 import VoiceSession
 

@@ -8,49 +8,49 @@ import Foundation
 /// so only PipeWire itself tells a device from a virtual sink.
 ///
 /// - Realtime: never; main thread.
-struct PipeWireGraph: Sendable, Equatable {
+public struct PipeWireGraph: Sendable, Equatable {
     /// One port of a node.
-    struct Port: Sendable, Equatable {
+    public struct Port: Sendable, Equatable {
         /// The full JACK name (`port.alias`, e.g. `voicerack call audio:monitor_FL`).
-        var name: String
+        public var name: String
         /// True for an input (`port.direction = in`).
-        var isInput: Bool
+        public var isInput: Bool
         /// True for a sink's monitor output.
-        var isMonitor: Bool
+        public var isMonitor: Bool
     }
 
     /// One audio node.
-    struct Node: Sendable, Equatable {
-        var id: Int
+    public struct Node: Sendable, Equatable {
+        public var id: Int
         /// `node.name`, e.g. `voicerack-call`.
-        var name: String
+        public var name: String
         /// `media.class`, e.g. `Audio/Sink`.
-        var mediaClass: String
+        public var mediaClass: String
         /// True when a device monitor made it for a sound card or headset (`device.api` is set):
         /// never one of the virtual sinks or sources that programs make.
-        var isDevice: Bool
-        var ports: [Port] = []
+        public var isDevice: Bool
+        public var ports: [Port] = []
         /// The node's own mute (its `Props` `mute`, what `pactl set-source-mute` sets on a node
         /// with no device route); nil when its parameters were not read.
-        var muted: Bool? = nil
+        public var muted: Bool? = nil
     }
 
-    var nodes: [Node] = []
+    public var nodes: [Node] = []
     /// `node.name` of the default sink and source (the `default` metadata), nil without a
     /// session manager.
-    var defaultSink: String?
-    var defaultSource: String?
+    public var defaultSink: String?
+    public var defaultSource: String?
     /// True when WirePlumber (or another client that calls itself so) is connected.
-    var hasWirePlumber = false
+    public var hasWirePlumber = false
 
     /// Parses `pw-dump` output (PWDumpStream.swift); nil when it is not JSON arrays of objects.
-    init?(pwDump data: Data) {
+    public init?(pwDump data: Data) {
         guard let objects = PWDumpStream.objects(data) else { return nil }
         self.init(objects: objects)
     }
 
     /// The graph of pw-dump's objects (`PWDumpStream.objects`).
-    init(objects: [[String: Any]]) {
+    public init(objects: [[String: Any]]) {
         var ports: [(node: Int, port: Port)] = []
         for object in objects {
             let type = (object["type"] as? String ?? "").split(separator: ":").last.map(String.init) ?? ""
@@ -97,12 +97,12 @@ struct PipeWireGraph: Sendable, Equatable {
     }
 
     /// A graph of `nodes` (tests).
-    init(nodes: [Node], defaultSink: String? = nil, defaultSource: String? = nil) {
+    public init(nodes: [Node], defaultSink: String? = nil, defaultSource: String? = nil) {
         self.nodes = nodes
         self.defaultSink = defaultSink
         self.defaultSource = defaultSource
     }
 
     /// The node called `name`, if any.
-    func node(named name: String) -> Node? { nodes.first { $0.name == name } }
+    public func node(named name: String) -> Node? { nodes.first { $0.name == name } }
 }

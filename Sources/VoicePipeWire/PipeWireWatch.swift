@@ -7,20 +7,20 @@ import Foundation
 ///
 /// - Realtime: never. `latest` and `stop` from the main thread; the reading runs on the thread
 ///   "voicerack-pipewire", which waits on pw-dump's output.
-final class PipeWireWatch: @unchecked Sendable {
+public final class PipeWireWatch: @unchecked Sendable {
     /// What the watch knows now.
-    struct Reading: Sendable {
+    public struct Reading: Sendable {
         /// The graph after the last change read; nil while pw-dump is not running.
-        var graph: PipeWireGraph?
+        public var graph: PipeWireGraph?
         /// Counts the graphs read, so that the main loop sees a change.
-        var generation = 0
+        public var generation = 0
         /// Why pw-dump ended the last time; nil once it reads a graph again.
-        var error: PipeWireDumpError?
+        public var error: PipeWireDumpError?
         /// Counts the pw-dump runs: a new one after PipeWire restarted sees new nodes under the
         /// old names, whose state (a mute) is their own, not a change of the old ones'.
-        var run = 0
+        public var run = 0
         /// True once pw-dump has either read a graph or failed: the start's answer.
-        var answered: Bool { graph != nil || error != nil }
+        public var answered: Bool { graph != nil || error != nil }
     }
 
     private let lock = NSLock()
@@ -30,7 +30,7 @@ final class PipeWireWatch: @unchecked Sendable {
     private let remote: String?
 
     /// Starts watching the daemon `remote` (nil: `$PIPEWIRE_REMOTE` or the default socket).
-    init(remote: String?) {
+    public init(remote: String?) {
         self.remote = remote
         let thread = Thread { [self] in
             while !isStopped {
@@ -44,12 +44,12 @@ final class PipeWireWatch: @unchecked Sendable {
     }
 
     /// The latest reading; never waits for PipeWire.
-    func latest() -> Reading {
+    public func latest() -> Reading {
         lock.withLock { reading }
     }
 
     /// Stops pw-dump and the reading thread (it ends by itself once pw-dump has gone).
-    func stop() {
+    public func stop() {
         lock.withLock {
             stopped = true
             child?.terminate()

@@ -1,3 +1,5 @@
+import VoiceHost
+
 /// One line of a batch manifest: the files of one `process` run and its preset.
 public struct BatchJob: Sendable, Equatable {
     /// The job's position in the manifest (0-based, counting jobs, not lines): what sharding uses.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import VoiceHost
+@testable import VoicePipeWire
 
 /// `PipeWireRouting` and `PipeWireGraph`: which links `--pipewire` wants in a graph, without a
 /// PipeWire daemon (the live tests run one).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import VoiceHost
+@testable import VoicePipeWire
 
 /// What the PipeWire watch reads from `pw-dump --monitor` (documents cut anywhere by the reads,
 /// each change a whole object, a node's mute) and how the voice mute follows the source's mute,

@@ -1,3 +1,5 @@
+import VoiceHost
+
 /// Which of a manifest's jobs one worker takes: every `count`-th job from `index`, so `count`
 /// workers split a manifest with no coordinator and no two take the same job.
 public struct BatchShard: Sendable, Equatable, CustomStringConvertible {

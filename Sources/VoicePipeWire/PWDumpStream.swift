@@ -7,16 +7,16 @@ import Foundation
 ///
 /// - Realtime: never; the thread that reads pw-dump (the main thread for a one-off dump, the
 ///   watch's reader thread for `--monitor`).
-struct PWDumpStream {
+public struct PWDumpStream {
     private var order: [Int] = []
     private var byID: [Int: [String: Any]] = [:]
     private var unnamed: [[String: Any]] = []
 
     /// The objects now, in their first order.
-    var objects: [[String: Any]] { order.compactMap { byID[$0] } + unnamed }
+    public var objects: [[String: Any]] { order.compactMap { byID[$0] } + unnamed }
 
     /// Applies one document (a JSON array of objects); false when it is not one.
-    mutating func apply(_ document: Data) -> Bool {
+    public mutating func apply(_ document: Data) -> Bool {
         guard let array = (try? JSONSerialization.jsonObject(with: document)) as? [[String: Any]] else {
             return false
         }
@@ -39,7 +39,7 @@ struct PWDumpStream {
 
     /// The objects a whole output leaves, in their first order; nil when some part is not a
     /// JSON array of objects.
-    static func objects(_ data: Data) -> [[String: Any]]? {
+    public static func objects(_ data: Data) -> [[String: Any]]? {
         var stream = PWDumpStream()
         var splitter = Splitter()
         let documents = splitter.feed(data)
@@ -49,21 +49,21 @@ struct PWDumpStream {
     }
 
     /// The top-level JSON values in `data`, by bracket depth outside strings.
-    static func split(_ data: Data) -> [Data] {
+    public static func split(_ data: Data) -> [Data] {
         var splitter = Splitter()
         return splitter.feed(data)
     }
 
     /// Cuts a byte stream into its top-level JSON values as the bytes arrive: a value that a
     /// read cut in two is kept until its end comes.
-    struct Splitter {
+    public struct Splitter {
         private var depth = 0
         private var inString = false
         private var escaped = false
         private var current = Data()
 
         /// The values that `chunk` completes.
-        mutating func feed(_ chunk: Data) -> [Data] {
+        public mutating func feed(_ chunk: Data) -> [Data] {
             var documents: [Data] = []
             var start: Int? = depth > 0 ? chunk.startIndex : nil
             for index in chunk.indices {

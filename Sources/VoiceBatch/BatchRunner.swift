@@ -1,5 +1,6 @@
 import Foundation
 import VoiceEngine
+import VoiceHost
 import VoiceLoudness
 import VoicePresets
 

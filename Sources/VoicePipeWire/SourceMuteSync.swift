@@ -12,9 +12,12 @@ import Foundation
 /// closed is never opened.
 ///
 /// - Realtime: never; main thread (pure: states in, one action out).
-struct SourceMuteSync {
+public struct SourceMuteSync {
+    /// Neither side seen yet.
+    public init() {}
+
     /// What to do to make the two mutes equal.
-    enum Action: Equatable {
+    public enum Action: Equatable {
         case none
         /// Mute (true) or open voice_out: the desktop changed the source's mute.
         case muteVoice(Bool)
@@ -29,11 +32,11 @@ struct SourceMuteSync {
     /// A write to the source not seen back yet, and until when to wait for it.
     private var pending: (muted: Bool, until: Date)?
     /// How long (seconds) a write to the source may take to show in the graph.
-    static let writeWait = 3.0
+    public static let writeWait = 3.0
 
     /// One look: the source's mute in the latest graph (nil: no such node, or not read yet) and
     /// voicerack's own.
-    mutating func step(source: Bool?, voice: Bool, now: Date) -> Action {
+    public mutating func step(source: Bool?, voice: Bool, now: Date) -> Action {
         guard let source else {
             sourceSeen = nil
             pending = nil

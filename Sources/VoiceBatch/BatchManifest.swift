@@ -1,4 +1,5 @@
 import Foundation
+import VoiceHost
 
 /// Reads a batch manifest: one job per line, as tab-separated columns or as JSON objects.
 ///

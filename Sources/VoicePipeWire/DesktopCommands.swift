@@ -7,11 +7,13 @@ import Foundation
 ///
 /// - Realtime: never. `mute`, `makeDefault`, `notify` and `take` from the main thread; the
 ///   commands run on the queue "voicerack-desktop".
-final class DesktopCommands: @unchecked Sendable {
+public final class DesktopCommands: @unchecked Sendable {
     /// One line for the log.
-    struct Note: Sendable, Equatable {
-        var text: String
-        var warning: Bool
+    public struct Note: Sendable, Equatable {
+        public init(text: String, warning: Bool) { (self.text, self.warning) = (text, warning) }
+
+        public var text: String
+        public var warning: Bool
     }
 
     private let queue = DispatchQueue(label: "voicerack-desktop")
@@ -19,15 +21,15 @@ final class DesktopCommands: @unchecked Sendable {
     private var notes: [Note] = []
     private let remote: String?
     /// The tools wait at most this long (seconds) for a daemon or a service.
-    static let timeout = 5.0
+    public static let timeout = 5.0
 
     /// Commands for the PipeWire daemon `remote` (nil: `$PIPEWIRE_REMOTE` or the default).
-    init(remote: String?) {
+    public init(remote: String?) {
         self.remote = remote
     }
 
     /// The notes of the commands that ended since the last call.
-    func take() -> [Note] {
+    public func take() -> [Note] {
         lock.withLock {
             defer { notes = [] }
             return notes
@@ -36,7 +38,7 @@ final class DesktopCommands: @unchecked Sendable {
 
     /// Sets the mute of the node `id` (called `name`, for the log), as `pactl set-source-mute`
     /// does: its `Props` `mute`.
-    func mute(node id: Int, name: String, _ muted: Bool) {
+    public func mute(node id: Int, name: String, _ muted: Bool) {
         let arguments = ["pw-cli"] + remoteArguments + ["set-param", "\(id)", "Props", "{ mute: \(muted) }"]
         enqueue(arguments) { outcome in
             outcome.succeeded
@@ -51,7 +53,7 @@ final class DesktopCommands: @unchecked Sendable {
     /// does: the user's configured choice (`default.configured.audio.sink` / `.source` in the
     /// `default` metadata), which WirePlumber follows and remembers. Written with `pw-metadata`,
     /// because WirePlumber 0.4's wpctl refuses an `Audio/Source/Virtual` node.
-    func makeDefault(_ name: String, sink: Bool) {
+    public func makeDefault(_ name: String, sink: Bool) {
         let key = sink ? "default.configured.audio.sink" : "default.configured.audio.source"
         let kind = sink ? "sink" : "source"
         let arguments =
@@ -66,7 +68,7 @@ final class DesktopCommands: @unchecked Sendable {
 
     /// Sends a desktop notification through `org.freedesktop.Notifications` on the session bus
     /// (`gdbus`, from GLib's tools); `failed` makes the note when it could not be sent.
-    func notify(summary: String, body: String, failed: @escaping @Sendable (String) -> Note?) {
+    public func notify(summary: String, body: String, failed: @escaping @Sendable (String) -> Note?) {
         let arguments = [
             "gdbus", "call", "--session", "--timeout", "\(Int(Self.timeout))", "--dest",
             "org.freedesktop.Notifications",
@@ -91,13 +93,13 @@ final class DesktopCommands: @unchecked Sendable {
     }
 
     /// `text` as a JSON string, quotes included.
-    static func jsonString(_ text: String) -> String {
+    public static func jsonString(_ text: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: [text], options: [])) ?? Data("[\"\"]".utf8)
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 
     /// `text` as a GVariant string literal (what gdbus parses its arguments as).
-    static func gvariantString(_ text: String) -> String {
+    public static func gvariantString(_ text: String) -> String {
         var quoted = "'"
         for character in text {
             switch character {

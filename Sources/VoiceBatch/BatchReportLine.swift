@@ -1,4 +1,5 @@
 import Foundation
+import VoiceHost
 
 /// One job's line in a batch report (JSON lines): what was done to which files, what it cost and
 /// what it measured. Fields without a value are left out.

@@ -5,16 +5,16 @@ import Foundation
 ///
 /// - Realtime: never; a thread that may wait (the watch's reader, the desktop command queue),
 ///   never the main loop: the child waits for a daemon that may have stopped answering.
-enum DesktopTool {
+public enum DesktopTool {
     /// What a run gave: true when the tool exited 0, with its standard output and error.
-    struct Outcome: Sendable {
-        var succeeded: Bool
-        var output: String
+    public struct Outcome: Sendable {
+        public var succeeded: Bool
+        public var output: String
     }
 
     /// Runs `arguments` (the tool first); a child still running after `timeout` seconds is
     /// stopped and counts as failed.
-    static func run(_ arguments: [String], timeout: Double) -> Outcome {
+    public static func run(_ arguments: [String], timeout: Double) -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -37,8 +37,8 @@ enum DesktopTool {
 }
 
 /// Why a PipeWire graph could not be read.
-struct PipeWireDumpError: Error, Equatable, Sendable {
-    let message: String
+public struct PipeWireDumpError: Error, Equatable, Sendable {
+    public let message: String
     /// True when no PipeWire answered (plain jackd, or pw-dump missing), not a reading gone wrong.
-    let noDaemon: Bool
+    public let noDaemon: Bool
 }

@@ -1,8 +1,8 @@
 /// One JACK connection, by full port names.
-struct PipeWireLink: Hashable, Sendable, CustomStringConvertible {
-    var source: String
-    var destination: String
-    var description: String { "\(source) -> \(destination)" }
+public struct PipeWireLink: Hashable, Sendable, CustomStringConvertible {
+    public var source: String
+    public var destination: String
+    public var description: String { "\(source) -> \(destination)" }
 }
 
 /// Which links put voicerack between a call app and the sound card on a PipeWire desktop:
@@ -17,10 +17,10 @@ struct PipeWireLink: Hashable, Sendable, CustomStringConvertible {
 /// cannot feed the call node back into far_in, even when the call node is the default sink.
 ///
 /// - Realtime: never; main thread (pure: a graph in, links out).
-enum PipeWireRouting {
+public enum PipeWireRouting {
     /// The links wanted in `graph` for the JACK client `client`, and a note for each that has no
     /// port to go to yet.
-    static func links(
+    public static func links(
         in graph: PipeWireGraph, settings: PipeWireSettings, client: String
     ) -> (links: [PipeWireLink], missing: [String]) {
         let own = { (port: String) in "\(client):\(port)" }
