@@ -8,7 +8,7 @@ struct LoudnessArguments: ParsableArguments {
     @Option(
         name: .long, parsing: .unconditional,
         help: ArgumentHelp(
-            "Normalise the output to this integrated loudness in LUFS (-70 to -5), e.g. -16 for podcasts (-19 for a mono file heard on two speakers as loud as -16 stereo), -23 for EBU R128 broadcast.",
+            "Normalise the output to this integrated loudness in LUFS (-70 to -5), e.g. -19 for a podcast voice (mono; -16 for stereo), -23 for EBU R128 broadcast.",
             valueName: "LUFS"))
     var loudness: Double?
 
