@@ -107,15 +107,15 @@ public struct BatchRunner {
         return outcome
     }
 
-    /// True when the job's output exists and is newer than each of its inputs.
+    /// True when the job's output exists and is newer than each of its inputs. A missing mic or
+    /// ref is never up to date (the job runs and says what is missing); a preset without a file
+    /// of its own has no date to compare.
     static func isUpToDate(_ job: BatchJob, presetFile: String) -> Bool {
         guard let written = modified(job.out) else { return false }
-        let inputs = [job.mic, job.ref, presetFile].compactMap { $0 }
-        for input in inputs {
-            // A missing input cannot be up to date: run the job and let it say what is missing.
-            guard let changed = modified(input) else { return input == presetFile }
-            if changed >= written { return false }
+        for input in [job.mic, job.ref].compactMap({ $0 }) {
+            guard let changed = modified(input), changed < written else { return false }
         }
+        if let changed = modified(presetFile), changed >= written { return false }
         return true
     }
 

@@ -34,37 +34,18 @@ struct LoudnessCommandTests {
         return path
     }
 
-    /// ffmpeg's integrated loudness (LUFS) and true peak (dBTP) of `path`.
-    func ffmpeg(_ path: String) throws -> (integrated: Double, truePeak: Double) {
-        let r = try CommandRunner.run(
-            "/usr/bin/ffmpeg",
-            [
-                "-nostdin", "-nostats", "-hide_banner", "-i", path, "-af", "ebur128=peak=true:framelog=verbose", "-f",
-                "null", "-",
-            ])
-        let summary = r.standardError.components(separatedBy: "Summary:").last ?? ""
-        func value(_ label: String) -> Double? {
-            for line in summary.split(separator: "\n") {
-                let words = line.split(separator: " ")
-                if words.count > 1, words[0] == Substring(label) { return Double(words[1]) }
-            }
-            return nil
-        }
-        return (try #require(value("I:"), "\(summary)"), try #require(value("Peak:"), "\(summary)"))
-    }
-
     @Test("three spoken files 10 dB apart come out at -16.0 ± 0.3 LUFS and at most -1.0 dBTP, read by ffmpeg")
     func podcastTarget() throws {
         for (name, gain) in [("loud", -3.0), ("middle", -13.0), ("quiet", -23.0)] {
             let mic = try speech(name, gain: gain)
-            let before = try ffmpeg(mic)
+            let before = try FFmpegLoudness.read(mic)
             let out = folder.file("\(name)-out.wav")
             let r = try CommandRunner.voicerack([
                 "process", "--preset", "raw", "--mic", mic, "--out", out, "--loudness", "-16", "--true-peak", "-1",
             ])
             #expect(r.status == 0, "\(r.standardError)")
             #expect(r.standardOutput.contains("loudness: "), "\(r.standardOutput)")
-            let after = try ffmpeg(out)
+            let after = try FFmpegLoudness.read(out)
             #expect(abs(after.integrated - -16) <= 0.3, "\(name): \(before) → \(after)")
             #expect(after.truePeak <= -1.0, "\(name): \(before) → \(after)")
             // Sample-aligned and the same length: the limiter's look-ahead is compensated.

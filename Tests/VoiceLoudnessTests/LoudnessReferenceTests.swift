@@ -46,7 +46,7 @@ struct LoudnessReferenceTests {
     func integrated(name: String, parts: [(Double, Double)], stated: Double) throws {
         let path = try sine(name, parts.map { (seconds: $0.0, level: $0.1) })
         let ours = try #require(try meter(path).integrated)
-        let theirs = try LoudnessTools.ffmpeg(path)
+        let theirs = try FFmpegLoudness.read(path)
         #expect(abs(ours - stated) <= 0.1, "voicerack read \(ours) LUFS")
         #expect(abs(ours - theirs.integrated) <= 0.1, "voicerack \(ours), ffmpeg \(theirs.integrated) LUFS")
         // A 1 kHz sine's true peak is its crest: the loudest part's level.
@@ -68,7 +68,7 @@ struct LoudnessReferenceTests {
     func range(name: String, parts: [(Double, Double)], stated: Double) throws {
         let path = try sine(name, parts.map { (seconds: $0.0, level: $0.1) })
         let ours = try #require(try meter(path).range)
-        let theirs = try LoudnessTools.ffmpeg(path)
+        let theirs = try FFmpegLoudness.read(path)
         #expect(abs(ours - stated) <= 1, "voicerack read \(ours) LU")
         #expect(abs(ours - theirs.range) <= 0.1, "voicerack \(ours), ffmpeg \(theirs.range) LU")
     }
@@ -111,8 +111,7 @@ struct LoudnessReferenceTests {
 /// sox and ffmpeg, as the tests run them.
 enum LoudnessTools {
     static let sox = ["/usr/bin/sox"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    static let ffmpegPath = ["/usr/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    static var available: Bool { sox != nil && ffmpegPath != nil }
+    static var available: Bool { sox != nil && FFmpegLoudness.path != nil }
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -123,24 +122,4 @@ enum LoudnessTools {
         guard r.status == 0 else { throw Failure(description: "sox \(arguments): \(r.standardError)") }
     }
 
-    /// ffmpeg's `ebur128` reading of `path`: integrated LUFS, LRA in LU, true peak in dBTP.
-    static func ffmpeg(_ path: String) throws -> (integrated: Double, range: Double, truePeak: Double) {
-        let r = try CommandRunner.run(
-            ffmpegPath!,
-            [
-                "-nostdin", "-nostats", "-hide_banner", "-i", path, "-af", "ebur128=peak=true:framelog=verbose", "-f",
-                "null", "-",
-            ])
-        guard r.status == 0 else { throw Failure(description: "ffmpeg: \(r.standardError)") }
-        // The summary at the end: "I:  -23.0 LUFS", "LRA:  0.0 LU", "Peak:  -6.0 dBFS".
-        let summary = r.standardError.components(separatedBy: "Summary:").last ?? ""
-        func value(_ label: String) throws -> Double {
-            for line in summary.split(separator: "\n") {
-                let words = line.split(separator: " ")
-                if words.first == Substring(label), words.count >= 2, let v = Double(words[1]) { return v }
-            }
-            throw Failure(description: "no \(label) in ffmpeg's summary:\n\(summary)")
-        }
-        return (try value("I:"), try value("LRA:"), try value("Peak:"))
-    }
 }
