@@ -66,14 +66,17 @@ public struct LiveSnapshot: Sendable, Equatable {
         /// Seconds since they started.
         public var seconds: Double
         public var files: [String]
-        /// Files a write error stopped; frames lost to a slow disk (written as silence).
+        /// Files a write error stopped; frames lost (written as silence), all of them: to a slow
+        /// disk, and `framesNotRun`, those no cycle ran for (xruns).
         public var failedFiles: Int
         public var framesLost: Int
-        public init(seconds: Double, files: [String], failedFiles: Int, framesLost: Int) {
+        public var framesNotRun: Int
+        public init(seconds: Double, files: [String], failedFiles: Int, framesLost: Int, framesNotRun: Int = 0) {
             self.seconds = seconds
             self.files = files
             self.failedFiles = failedFiles
             self.framesLost = framesLost
+            self.framesNotRun = framesNotRun
         }
     }
     /// The stream's state in words ("on air 00:01:02, …"); nil when not streaming.

@@ -1,4 +1,5 @@
 import Foundation
+import VoiceControl
 import VoiceEngine
 import VoiceRT
 
@@ -9,20 +10,12 @@ public enum HealthText {
         linear <= 1e-6 ? "-inf dBFS" : String(format: "%.1f dBFS", Decibels.fromAmplitude(linear))
     }
 
-    /// ERLE in dB with a plain-language verdict, or "not measured" when no far-end-only audio
-    /// was seen: "echo removed: 42.0 dB (good)".
+    /// ERLE in dB with its verdict (`EchoVerdict`, the rule every surface says), or "not
+    /// measured" when no far-end-only audio was seen: "echo removed: 42.0 dB (good)".
     public static func erle(_ ratio: Float) -> String {
         guard ratio > 0 else { return "not measured (no far-end-only audio yet)" }
         let db = Decibels.fromPower(Double(ratio))
-        return String(format: "echo removed: %.1f dB", db) + " (\(verdict(erleDB: db)))"
-    }
-
-    /// What an ERLE measured where the far end talks alone means to a listener: above ~35 dB
-    /// the echo is hard to hear, 20–35 dB it is faint, below 20 dB it is clearly audible.
-    public static func verdict(erleDB db: Double) -> String {
-        db >= 35
-            ? "good"
-            : db >= 20 ? "fair: faint echo may be heard" : "poor: echo audible, check the delay and speaker level"
+        return String(format: "echo removed: %.1f dB", db) + " (\(EchoVerdict(removedDB: db).advice))"
     }
 
     /// The clock drift between playback and mic in plain words ("+80 ppm, following").

@@ -19,7 +19,9 @@ enum RecordingText {
         var line =
             "recorded \(tap.rawValue) to \(result.files.joined(separator: ", ")) (\(spec.format), \(spec.channels) ch): "
             + "\(s.framesWritten) frames, " + String(format: "%.2f s", seconds)
-            + ", lost \(s.framesLost), padded \(s.framesPadded)"
+            + ", lost \(s.framesLost)"
+            + (s.framesLost > 0 ? " (disk \(s.framesLost - s.framesNotRun), not run \(s.framesNotRun))" : "")
+            + ", padded \(s.framesPadded)"
         if let error = result.error { line += "; stopped early: \(error.message)" }
         if let moved = result.fileMoved { line += "; \(moved)" }
         return line
@@ -28,7 +30,8 @@ enum RecordingText {
     /// The process callback's timing, e.g. `callback: 3750 cycles, 0 over the period (0 by its
     /// own work), worst 41.2% of the period (0.55 ms, cycle 3), most work 18.0% (cycle 3),
     /// xruns 0`: the cycle numbers tell a warm-up cost (the first cycles) from a later one.
-    static func timing(_ d: DriverStatus) -> String {
+    /// `recorded`: something was recording, so frames not run were padded with silence there.
+    static func timing(_ d: DriverStatus, recorded: Bool = false) -> String {
         let c = d.cycle
         return "callback: \(c.cycles) cycles, \(c.overruns) over the period (\(c.workOverruns) by its own work), worst "
             + String(
@@ -36,20 +39,21 @@ enum RecordingText {
                 c.worstCycle)
             + String(format: ", most work %.1f%% (cycle %ld)", c.worstWorkPercentOfPeriod, c.worstWorkCycle)
             + ", xruns \(d.xruns)"
-            + (d.framesMissed > 0 ? ", " + framesNotRun(d) : "")
+            + (d.framesMissed > 0 ? ", " + framesNotRun(d, recorded: recorded) : "")
     }
 
-    /// `2496 frames not run (padded with silence; 1472 of them at 4 buffer-size changes, where the
-    /// server ran no process callback before voicerack had taken the new size, as PipeWire's JACK
-    /// does)`.
-    static func framesNotRun(_ d: DriverStatus) -> String {
-        var text = "\(d.framesMissed) frames not run (padded with silence"
+    /// `2496 frames not run (padded with silence; 1472 of them at 4 buffer-size
+    /// changes, where the server ran no process callback before voicerack had taken the new
+    /// size, as PipeWire's JACK does)`; "padded" only when something was `recorded`.
+    static func framesNotRun(_ d: DriverStatus, recorded: Bool) -> String {
+        var notes: [String] = recorded ? ["padded with silence"] : []
         if d.framesMissedAtSizeChange > 0 {
             let all = d.framesMissedAtSizeChange == d.framesMissed ? "all" : "\(d.framesMissedAtSizeChange)"
             let changes = d.sizeChangesWithFramesMissed
-            text +=
-                "; \(all) of them at \(changes) buffer-size change\(changes == 1 ? "" : "s"), where the server ran no process callback before voicerack had taken the new size, as PipeWire's JACK does"
+            notes.append(
+                "\(all) of them at \(changes) buffer-size change\(changes == 1 ? "" : "s"), where the server ran no process callback before voicerack had taken the new size, as PipeWire's JACK does"
+            )
         }
-        return text + ")"
+        return "\(d.framesMissed) frames not run" + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")")
     }
 }

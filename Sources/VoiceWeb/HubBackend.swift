@@ -99,8 +99,8 @@ final class HubBackend: PanelBackend {
         (m.voiceDB, m.voicePeakDB) = (db(s.voice.level), db(s.voice.peak))
         (m.monitorDB, m.monitorPeakDB) = (db(s.monitor.level), db(s.monitor.peak))
         m.echoRemovalDB = s.echoRemovalDB.map { max(0, $0) }
-        // The engine measures echo removal over stretches of far end alone; until then, say so.
-        m.echoVerdict = s.echoVerdict ?? (s.farActive ? "measuring" : "no far end yet")
+        // The verdict rule every surface says (EchoVerdict): measuring until the far end played alone.
+        m.echoVerdict = EchoVerdict.words(s)
         m.delayMS = s.delayMilliseconds
         m.driftPPM = s.driftPPM
         m.voiceActive = s.voiceActive

@@ -4,10 +4,12 @@ import VoiceCycle
 import VoiceRT
 
 extension LiveLoop {
-    /// Publishes the meters and state for the control surfaces (`ControlHub.snapshot`).
+    /// Publishes the meters and state for the control surfaces (`ControlHub.snapshot`) and
+    /// returns them (the terminal's status line reads the same figures).
     ///
     /// - Realtime: never; main thread.
-    func publishSnapshot(_ s: CycleStatus, _ d: DriverStatus) {
+    @discardableResult
+    func publishSnapshot(_ s: CycleStatus, _ d: DriverStatus) -> LiveSnapshot {
         let h = s.health
         let now = ProcessInfo.processInfo.systemUptime
         var snapshot = LiveSnapshot()
@@ -19,7 +21,7 @@ extension LiveLoop {
         if h.echoReturnLossEnhancement > 0 {
             let db = Decibels.fromPower(Double(h.echoReturnLossEnhancement))
             snapshot.echoRemovalDB = db
-            snapshot.echoVerdict = HealthText.verdict(erleDB: db)
+            snapshot.echoVerdict = EchoVerdict(removedDB: db).advice
         }
         if h.estimatedDelay >= 0 { snapshot.delayMilliseconds = Double(h.estimatedDelay) * 1000 / Double(s.sampleRate) }
         snapshot.delayConfidence = Double(h.delayConfidence)
@@ -42,7 +44,7 @@ extension LiveLoop {
         if let started = recordingStarted {
             snapshot.recording = LiveSnapshot.Recording(
                 seconds: now - started, files: recorder.paths, failedFiles: recorder.failedFiles,
-                framesLost: recorder.framesLost)
+                framesLost: recorder.framesLost, framesNotRun: recorder.framesNotRun)
         }
         snapshot.stream = streaming?.statusText
         if let backing {
@@ -56,6 +58,7 @@ extension LiveLoop {
         snapshot.problemCount = problemCount
         snapshot.unsavedChanges = liveChanges != savedChanges
         hub.publish(snapshot)
+        return snapshot
     }
 
     /// A linear RMS and peak as dBFS.

@@ -140,15 +140,19 @@ final class LiveRecorder {
     var failedFiles: Int { active.filter { $0.recording.status.failed }.count }
     /// Frames the running recordings lost to a slow disk or a gap in time (written as silence).
     var framesLost: Int { active.reduce(0) { $0 + $1.recording.status.framesLost } }
+    /// Of `framesLost`, the frames no cycle ran for (xruns); the rest the disk did not take.
+    var framesNotRun: Int { active.reduce(0) { $0 + $1.recording.status.framesNotRun } }
 
-    /// The status-line part, e.g. `rec 2 files, lost 0`; nil when not recording.
+    /// The status-line part, e.g. `rec 2 files, disk lost 0, not run 0` (frames the disk did
+    /// not take in time; frames no cycle ran for, xruns); nil when not recording.
     var statusText: String? {
         guard !active.isEmpty else { return nil }
         let statuses = active.map(\.recording.status)
         let failed = statuses.filter(\.failed).count
-        let lost = statuses.reduce(0) { $0 + $1.framesLost }
+        let notRun = statuses.reduce(0) { $0 + $1.framesNotRun }
+        let disk = statuses.reduce(0) { $0 + $1.framesLost } - notRun
         return "rec \(active.count - failed) file\(active.count - failed == 1 ? "" : "s")"
-            + (failed > 0 ? " (\(failed) failed)" : "") + ", lost \(lost)"
+            + (failed > 0 ? " (\(failed) failed)" : "") + ", disk lost \(disk), not run \(notRun)"
     }
 
     /// Each target's path and spec for `client` at `date`, checked (format, path, duplicates),

@@ -1,4 +1,5 @@
 import Foundation
+import VoiceControl
 import VoiceCycle
 import VoiceRT
 
@@ -15,7 +16,7 @@ enum StatusText {
             ? "--"
             : {
                 let db = Decibels.fromPower(Double(h.echoReturnLossEnhancement))
-                return String(format: "%.1f dB", db) + " (\(HealthText.verdict(erleDB: db).prefix { $0 != ":" }))"
+                return String(format: "%.1f dB", db) + " (\(EchoVerdict(removedDB: db).rawValue))"
             }()
         var parts = [
             "mic \(short(h.micLevel))", "far \(short(h.farLevel))", "voice \(short(h.outputLevel))",

@@ -78,6 +78,7 @@ public final class Recording: @unchecked Sendable {
         return RecordingStatus(
             framesCaptured: s.pointee.framesCaptured.load(ordering: .relaxed),
             framesLost: s.pointee.framesLost.load(ordering: .relaxed),
+            framesNotRun: s.pointee.framesNotRun.load(ordering: .relaxed),
             framesWritten: s.pointee.framesWritten.load(ordering: .relaxed),
             framesPadded: s.pointee.framesPadded.load(ordering: .relaxed),
             failed: s.pointee.failed.load(ordering: .relaxed))
@@ -99,6 +100,9 @@ public struct RecordingStatus: Sendable, Equatable {
     public let framesCaptured: Int
     /// Frames that found no free block (the disk fell behind by more than the buffer).
     public let framesLost: Int
+    /// Of `framesLost`, the frames no cycle ran for (xruns, a stopped process); the rest the
+    /// disk did not take in time.
+    public let framesNotRun: Int
     /// Frames in the files, audio and padding.
     public let framesWritten: Int
     /// Frames of silence written in place of lost frames.

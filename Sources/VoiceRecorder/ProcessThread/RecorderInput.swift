@@ -82,6 +82,7 @@ public struct RecorderInput: @unchecked Sendable {
         p.pointee.lostPending += frames
         shared.pointee.framesCaptured.add(frames, ordering: .relaxed)
         shared.pointee.framesLost.add(frames, ordering: .relaxed)
+        shared.pointee.framesNotRun.add(frames, ordering: .relaxed)
     }
 
     /// Stamps the timeline position of the next frame written (the JACK transport frame), which

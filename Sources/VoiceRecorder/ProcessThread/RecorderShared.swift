@@ -17,6 +17,9 @@ struct RecorderShared: ~Copyable {
     let framesCaptured = Atomic<Int>(0)
     /// Frames the producer could not store because no block was free.
     let framesLost = Atomic<Int>(0)
+    /// Of `framesLost`, the frames no cycle ran for (`RecorderInput.skip`: xruns, a stopped
+    /// process), as opposed to those the disk did not take in time.
+    let framesNotRun = Atomic<Int>(0)
     /// Frames the writer has put in files (audio and silence padding).
     let framesWritten = Atomic<Int>(0)
     /// Frames of silence the writer wrote in place of lost frames.
