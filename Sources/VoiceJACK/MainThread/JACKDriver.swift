@@ -24,9 +24,14 @@ public final class JACKDriver: AudioDriver, @unchecked Sendable {
             self.server = server
         }
 
-        /// The server name as JACK resolves it, for messages.
+        /// The server name as JACK resolves it, for messages. Under PipeWire's libjack
+        /// (`pw-jack`) without a name, the PipeWire daemon it joins: `$PIPEWIRE_REMOTE`, else
+        /// PipeWire's default, `pipewire-0`.
         public var serverDisplayName: String {
-            server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "default"
+            let environment = ProcessInfo.processInfo.environment
+            if let name = server ?? environment["JACK_DEFAULT_SERVER"] { return name }
+            guard JACKLibrary.isPipeWire else { return "default" }
+            return environment["PIPEWIRE_REMOTE"].flatMap { $0.isEmpty ? nil : $0 } ?? "pipewire-0"
         }
     }
 

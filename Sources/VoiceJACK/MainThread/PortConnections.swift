@@ -1,5 +1,6 @@
 import CJack
 import Glibc
+import Synchronization
 import VoiceCycle
 
 /// The connections of a driver's ports, read before its server goes away and made again after
@@ -43,28 +44,42 @@ public enum PortConnections {
     }
 }
 
-/// libjack's own error messages, silenced around calls expected to fail: `--wait-for-server`
-/// tries to open a client every 0.5 s while no server runs (jackd2's libjack prints four lines,
-/// "Cannot connect to server socket", ..., for each try), and leaving a dead server prints
-/// "Server is not running" ten times.
+/// libjack's own messages: routed into voicerack's log (`route`), and silenced around calls
+/// expected to fail: `--wait-for-server` tries to open a client every 0.5 s while no server runs
+/// (jackd2's libjack prints four lines, "Cannot connect to server socket", ..., for each try), and
+/// leaving a dead server prints "Server is not running" ten times.
 ///
-/// - Realtime: never. Main thread (libjack's error function is process-wide).
+/// - Realtime: never. Main thread (libjack's error and info functions are process-wide); the
+///   sink is called on whichever thread libjack reports from.
 public enum JACKMessages {
-    /// Runs `body` with libjack's error messages dropped, then restores printing them.
+    /// Sends libjack's error and info messages to `sink` from now on (voicerack logs them at
+    /// debug level: its own message says what a failure means), instead of standard error.
+    public static func route(to sink: @escaping @Sendable (String) -> Void) {
+        jackMessageSink.withLock { $0 = sink }
+        jack_set_error_function(deliverJACKMessage)
+        jack_set_info_function(deliverJACKMessage)
+    }
+
+    /// Runs `body` with libjack's error messages dropped, then delivers them again.
     public static func silenced<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         jack_set_error_function(dropJACKMessage)
-        defer { jack_set_error_function(printJACKMessage) }
+        defer { jack_set_error_function(deliverJACKMessage) }
         return try body()
     }
 }
 
+/// Where libjack's messages go once routed; nil: to standard error, as libjack's default does.
+private let jackMessageSink = Mutex<(@Sendable (String) -> Void)?>(nil)
+
 /// Drops one of libjack's error messages.
 private func dropJACKMessage(_ message: UnsafePointer<CChar>?) {}
 
-/// Prints one of libjack's error messages to standard error, as libjack's default does.
-private func printJACKMessage(_ message: UnsafePointer<CChar>?) {
+/// Delivers one of libjack's messages to the sink, or prints it to standard error.
+private func deliverJACKMessage(_ message: UnsafePointer<CChar>?) {
     guard let message else { return }
+    let text = String(cString: message)
+    if let sink = jackMessageSink.withLock({ $0 }) { return sink(text) }
     // write(2) on descriptor 2: no shared FILE to reach from Swift 6's strict concurrency.
-    let line = String(cString: message) + "\n"
+    let line = text + "\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
 }
