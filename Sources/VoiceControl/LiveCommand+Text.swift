@@ -1,25 +1,26 @@
 extension LiveCommand {
-    /// The text commands (`--control`, one per line), as `help` lists them.
+    /// The text commands (`--control`, one per line), as `help` lists them: each line fits 80
+    /// columns after the log's `voicerack: ` prefix (68 characters at most).
     public static let textHelp = [
         "commands (one per line):",
-        "  set KEY VALUE   change a preset key while running, e.g. set compressor.threshold_dbfs -18,",
-        "                  set monitor.master_db -6 (keys as in presets; see `voicerack presets show NAME`);",
-        "                  an LV2 unit's control by port symbol: set eq.gain 6 (`voicerack plugins show URI`)",
+        "  set KEY VALUE   change a preset key live: set monitor.master_db -6",
+        "                  (keys: `voicerack presets show NAME`); an LV2",
+        "                  unit's control by its port symbol: set eq.gain 6",
         "  get KEY         one key's running value and what it allows",
         "  show            every key's running value and what it allows",
-        "  load PRESET     load a preset (name or path) and apply what can change while running",
-        "  save FILE       write the running setup, live changes included, as a preset file",
-        "  unmute          unmute the monitor after the feedback guard muted it (also on SIGHUP)",
-        "  record          start recording (the --record files, else the voice; as SIGUSR1)",
-        "  record TAP...   start recording these taps (voice, mic, reference, monitor, tuning, karaoke),",
-        "                  each to its --record file, else to a default name",
+        "  load PRESET     load a preset (name or path), apply the live keys",
+        "  save FILE       write the running setup as a preset file",
+        "  unmute          unmute the monitor after the feedback guard",
+        "  record          start recording (as SIGUSR1)",
+        "  record TAP...   record these taps (voice, mic, reference,",
+        "                  monitor, tuning, karaoke)",
         "  stop            stop recording and finalise the files",
-        "  pause           pause or resume the backing track (as SIGUSR2); backing play|pause",
-        "  status          the status with every number (levels, delay, ERLE, load, recording)",
-        "  stream start|stop  start or stop the Icecast stream (--stream); recording goes on",
-        "  mute on|off     mute voice_out (20 ms glide; the recordings of the voice too); while muted,",
-        "                  talking into the mic is reported",
+        "  pause           pause or resume the backing track (as SIGUSR2)",
+        "  status          the status with every number",
+        "  stream start|stop  start or stop the Icecast stream",
+        "  mute on|off     mute voice_out; talking while muted is reported",
         "  help            this list",
+        "  quit, exit      stop as SIGINT does, then exit (also Ctrl-D)",
     ]
 
     /// Parses one text command line. Nil for an empty line; a failure reply (usage, unknown

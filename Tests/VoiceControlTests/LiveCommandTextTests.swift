@@ -56,3 +56,37 @@ extension LiveCommandTextTests {
         for command in commands { #expect(parsed(command.description) == command, "\(command)") }
     }
 }
+
+extension LiveCommandTextTests {
+    /// `help` prints each line after the log's `voicerack: ` (11 columns): at 80 columns none
+    /// may wrap, which would cut it mid-word.
+    @Test func helpFitsEightyColumnsAfterTheLogPrefix() {
+        for line in LiveCommand.textHelp {
+            #expect(("voicerack: " + line).count <= 79, "\(line)")
+        }
+        #expect(LiveCommand.textHelp.contains { $0.hasPrefix("  quit, exit ") })
+    }
+}
+
+/// The health figures are described once: every surface's name for a figure is unique, and the
+/// echo verdict's rule has its edges where the docs say.
+@Suite struct LiveFigureTests {
+    @Test func namesAreUniqueAndVerdictEdgesHold() {
+        let names = LiveFigure.all.map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(EchoVerdict(removedDB: 35) == .good && EchoVerdict(removedDB: 34.9) == .fair)
+        #expect(EchoVerdict(removedDB: 20) == .fair && EchoVerdict(removedDB: 19.9) == .poor)
+        var s = LiveSnapshot()
+        #expect(EchoVerdict.words(s) == "no far end yet")
+        s.farActive = true
+        #expect(EchoVerdict.words(s) == "measuring")
+        s.echoRemovalDB = 12
+        #expect(EchoVerdict.words(s) == "poor: echo audible, check the delay and speaker level")
+        #expect(LiveFigure.echo.text(s) == "12 dB")
+        #expect(LiveFigure.delay.text(s) == "--")
+        s.delayMilliseconds = 90.4
+        #expect(LiveFigure.delay.text(s) == "90 ms")
+        #expect(LiveFigure.talking.text(s) == "off")
+        #expect(LiveFigure.echo.helpName == "echo_db (dB)" && LiveFigure.xruns.helpName == "xruns (count)")
+    }
+}

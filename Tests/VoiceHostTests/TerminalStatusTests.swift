@@ -1,7 +1,10 @@
 import Testing
+import VoiceControl
 import VoiceRT
 
+@testable import VoiceCycle
 @testable import VoiceHost
+@testable import VoiceStream
 
 @Suite("Terminal status line")
 struct TerminalStatusTests {
@@ -31,6 +34,66 @@ struct TerminalStatusTests {
         #expect(TerminalStatus.fit(parts, width: 38) == "REC 00:12:31  mic [###  | ] -18")
         // Narrower than the most important part: it is cut, never wrapped.
         #expect(TerminalStatus.fit(parts, width: 10) == "mic [### ")
+    }
+
+    /// A call in progress: levels, echo removed, delay, xruns, load, a recording that lost
+    /// frames to xruns and to the disk, a live stream.
+    static func call(echoDB: Double?) -> LiveSnapshot {
+        var s = LiveSnapshot()
+        s.mic = .init(level: -18, peak: -12)
+        s.voice = .init(level: -24, peak: -20)
+        s.far = .init(level: -30, peak: -25)
+        s.echoRemovalDB = echoDB
+        s.farActive = true
+        s.delayMilliseconds = 90
+        s.voiceActive = true
+        s.xruns = 2
+        s.dspLoadPercent = 3.2
+        s.recording = .init(seconds: 751, files: ["v.wav"], failedFiles: 0, framesLost: 1_000, framesNotRun: 256)
+        return s
+    }
+
+    static let cycle = CycleStatus(
+        health: HealthFigures(), sampleRate: 48_000, blockSize: 256, latency: 256, silentCycles: 0, problem: nil,
+        voiceMuted: false, talkingWhileMuted: false, mutedTalkEvents: 0)
+
+    @Test("the echo verdict is the last part dropped; lost frames are told apart; on air shows")
+    func echoVerdictLastDropped() {
+        var terminal = TerminalStatus()
+        var live = StreamStatus()
+        live.state = .live
+        live.secondsOnAir = 62
+        let snapshot = Self.call(echoDB: 41.6)
+        let wide = terminal.line(snapshot, Self.cycle, stream: live, time: 0, width: 300)
+        #expect(
+            wide
+                == "REC 00:12:31 disk lost 744 not run 256  ON AIR 00:01:02  mic [####  ] -18  voice [####  ] -24  far [###   ] -30  echo -42 dB good  delay 90 ms  talking  xruns 2  CPU 3%",
+            "\(wide)")
+        for width in [80, 60, 40, 20, 17] {
+            let line = terminal.line(snapshot, Self.cycle, stream: live, time: 0, width: width)
+            #expect(line.contains("echo -42 dB good"), "width \(width): \(line)")
+            #expect(line.count <= width - 1, "width \(width): \(line)")
+        }
+        // At 80 columns the verdict, the mic and the recording stay; without the long loss
+        // counts the stream's state fits too.
+        let eighty = terminal.line(snapshot, Self.cycle, stream: live, time: 0, width: 80)
+        #expect(eighty == "REC 00:12:31 disk lost 744 not run 256  mic [####  ] -18  echo -42 dB good", "\(eighty)")
+        var clean = snapshot
+        clean.recording?.framesLost = 0
+        clean.recording?.framesNotRun = 0
+        let onAir = terminal.line(clean, Self.cycle, stream: live, time: 0, width: 80)
+        #expect(onAir == "REC 00:12:31  ON AIR 00:01:02  mic [####  ] -18  echo -42 dB good  xruns 2", "\(onAir)")
+        // The verdict follows the one rule: fair from 20 dB, poor below.
+        let fair = terminal.line(Self.call(echoDB: 24), Self.cycle, stream: nil, time: 0, width: 300)
+        #expect(fair.contains("echo -24 dB fair"), "\(fair)")
+        let poor = terminal.line(Self.call(echoDB: 12), Self.cycle, stream: nil, time: 0, width: 300)
+        #expect(poor.contains("echo -12 dB poor"), "\(poor)")
+        // Not measured yet while the far end plays: said, but of low rank.
+        let measuring = terminal.line(Self.call(echoDB: nil), Self.cycle, stream: nil, time: 0, width: 300)
+        #expect(measuring.contains("echo measuring"), "\(measuring)")
+        var reconnecting = StreamStatus()
+        reconnecting.state = .reconnecting(attempt: 3, retryIn: 2, reason: "refused")
+        #expect(TerminalStatus.onAir(reconnecting) == "RECONNECTING (3)")
     }
 
     @Test("level bars: filled to the level, the peak held 2 s, then falling 15 dB/s")

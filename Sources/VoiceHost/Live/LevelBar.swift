@@ -25,7 +25,11 @@ struct LevelBar {
     /// Takes the level `linear` (amplitude, 1 = full scale) at `time` (seconds, any origin) and
     /// returns the meter's text: `label [bar] dB`, `dB` three characters wide (`-99` at most).
     mutating func update(_ linear: Float, at time: Double) -> String {
-        let level = linear > 1e-6 ? Double(Decibels.fromAmplitude(linear)) : -Double.infinity
+        update(dBFS: linear > 1e-6 ? Double(Decibels.fromAmplitude(linear)) : -Double.infinity, at: time)
+    }
+
+    /// The same for a level in dBFS (-infinity for silence), as `LiveSnapshot` holds it.
+    mutating func update(dBFS level: Double, at time: Double) -> String {
         let fallen = peakDB - max(0, time - peakTime - Self.holdSeconds) * Self.fallDBPerSecond
         if level >= fallen {
             peakDB = level

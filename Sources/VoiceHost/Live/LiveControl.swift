@@ -182,6 +182,9 @@ extension LiveControl {
 final class StandardInputLines: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
+    private var reachedEnd = false
+    /// Standard input is a terminal: its end is Ctrl-D, a request to quit.
+    let isTerminal = isatty(STDIN_FILENO) == 1
 
     init() {
         let thread = Thread { [self] in
@@ -190,9 +193,20 @@ final class StandardInputLines: @unchecked Sendable {
                 lines.append(line)
                 lock.unlock()
             }
+            lock.lock()
+            reachedEnd = true
+            lock.unlock()
         }
         thread.name = "voicerack-control"
         thread.start()
+    }
+
+    /// True once standard input ended (Ctrl-D on a terminal, the end of a pipe) and every line
+    /// read before was taken.
+    var ended: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return reachedEnd && lines.isEmpty
     }
 
     /// The lines read since the last call.

@@ -41,6 +41,12 @@ extension LiveLoop {
     /// (`ControlText`): a control character typed or piped in is shown, never obeyed.
     func runTextCommand(_ line: String) {
         out.commandTaken(line)
+        // The terminal's own: ending the session is not a command other surfaces may send.
+        let word = line.trimmingCharacters(in: .whitespaces)
+        if word == "quit" || word == "exit" {
+            quitRequested = word
+            return
+        }
         let reply: LiveReply
         switch LiveCommand.parse(line) {
         case nil: return

@@ -53,7 +53,7 @@ extension LiveLoop {
         }
         // A process thread that kept the recordings cannot run any more now.
         for line in recorder.stop(detachingFrom: host, force: true) { out.log("take \(restart.take): " + line) }
-        out.log("take \(restart.take): " + RecordingText.timing(driver.status()))
+        out.log("take \(restart.take): " + RecordingText.timing(driver.status(), recorded: restart.resumeRecording))
         restart.waiting = true
         restart.since = Date()
         restart.lastStatus = Date()

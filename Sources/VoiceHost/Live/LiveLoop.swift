@@ -45,6 +45,9 @@ final class LiveLoop {
     var problemCount = 0
     /// When the running recordings started (`ProcessInfo.systemUptime`), for `REC 00:12:31`.
     var recordingStarted: Double?
+    /// What asked the session to end from `--control` (`quit`, `exit`, `Ctrl-D`); the session
+    /// stops after this tick.
+    var quitRequested: String?
     private var blockSize: Int
     private var feedbackEvents = 0
     private var mutedTalkEvents = 0
@@ -162,15 +165,22 @@ final class LiveLoop {
             // stop us any more; stop cleanly now rather than record into the void.
             let name =
                 signal.number == SIGINT ? "SIGINT" : signal.number == SIGTERM ? "SIGTERM" : "a hang-up of the terminal"
-            out.log("stopping on \(name); xruns \(driver.status().xruns)")
-            finish()
-            if let backing {
-                backing.stop()
-                out.log("summary: " + BackingText.summary(backing))
-            }
+            stop(on: name)
             return true
         }
         return false
+    }
+
+    /// Ends the session cleanly, as SIGINT does: finalises, leaves the server, prints the summary
+    /// and clears the status line. `reason` names what asked (`SIGINT`, `quit`, `Ctrl-D`).
+    func stop(on reason: String) {
+        out.log("stopping on \(reason); xruns \(driver.status().xruns)")
+        finish()
+        if let backing {
+            backing.stop()
+            out.log("summary: " + BackingText.summary(backing))
+        }
+        out.restoreScreen()
     }
 
     /// The work between signals: server shutdown, a changed sample rate, recording problems,
@@ -208,7 +218,9 @@ final class LiveLoop {
         }
         for line in recorder.newProblems() { out.log(line, level: .error) }
         for line in streaming?.takeMessages() ?? [] { out.log(line, level: line.contains("stopped") ? .error : .info) }
-        for line in commands?.take() ?? [] { runTextCommand(line) }
+        for line in commands?.take() ?? [] where quitRequested == nil { runTextCommand(line) }
+        // Ctrl-D on a terminal ends the session; the end of piped commands only ends the input.
+        if let commands, commands.ended, commands.isTerminal, quitRequested == nil { quitRequested = "Ctrl-D" }
         runSubmittedCommands()
         reportEvents()
         if let latency = host.refreshLatency() {
@@ -224,7 +236,7 @@ final class LiveLoop {
         }
         let now = host.status()
         let driverStatus = driver.status()
-        publishSnapshot(now, driverStatus)
+        let snapshot = publishSnapshot(now, driverStatus)
         if now.blockSize != blockSize {
             blockSize = now.blockSize
             out.log(
@@ -233,15 +245,9 @@ final class LiveLoop {
         }
         if Date().timeIntervalSince(lastStatus) >= out.interval {
             lastStatus = Date()
-            let recording = recordingStarted.map { started in
-                TerminalStatus.Recording(started: started, failed: recorder.failedFiles, lost: recorder.framesLost)
-            }
+            let stream = streaming?.status
             out.status(
-                { width in
-                    terminal.line(
-                        now, driverStatus, recording: recording, time: ProcessInfo.processInfo.systemUptime,
-                        width: width)
-                },
+                { width in terminal.line(snapshot, now, stream: stream, time: snapshot.time, width: width) },
                 logLine: StatusText.line(
                     now, driverStatus,
                     recording: [recorder.statusText, streaming?.statusText].compactMap { $0 }.joined(separator: "  ")))
@@ -303,7 +309,15 @@ final class LiveLoop {
             for line in recorder.stop(detachingFrom: host, force: true) { out.log("summary: " + line) }
         }
         if let line = streaming?.stop(host, recorder: recorder, force: true) { out.log("summary: " + line) }
-        out.log("summary: " + RecordingText.timing(driver.status()))
+        if host.liveConfiguration.echoCancellation {
+            let erle = host.status().health.echoReturnLossEnhancement
+            out.log(
+                "summary: "
+                    + (erle > 0 ? HealthText.erle(erle) : "echo removed: not measured (the far end never played alone)")
+            )
+        }
+        let recorded = !recorder.finishedLines.isEmpty || !(streaming?.finishedLines.isEmpty ?? true)
+        out.log("summary: " + RecordingText.timing(driver.status(), recorded: recorded))
         out.restoreScreen()
     }
 }

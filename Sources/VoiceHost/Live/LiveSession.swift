@@ -115,6 +115,13 @@ public enum LiveSession {
                 throw HostError(error.kind == .general ? .unavailable : .cannotCreate, "NSM: \(error.message)")
             }
         }
+        // libjack's own lines ("Cannot connect to server socket", ...) go to the log at debug:
+        // voicerack's error says what they mean, once.
+        let level = request.logLevel
+        let jackLog = Logger(label: "voicerack") { _ in
+            ConsoleLogHandler(level: level, timestamps: isatty(STDOUT_FILENO) != 1)
+        }
+        JACKMessages.route { jackLog.debug("libjack: \($0)") }
         let recorder = LiveRecorder(request.recording)
         let streaming: LiveStreaming?
         let driver: JACKDriver
@@ -149,6 +156,10 @@ public enum LiveSession {
                 continue
             }
             try loop.tick()
+            if let reason = loop.quitRequested {
+                loop.stop(on: reason)
+                return
+            }
         }
     }
 }

@@ -69,6 +69,9 @@ final class LiveStreaming {
     /// The status-line part (`stream live 64 kb/s, on air 00:01:02`), nil when not streaming.
     var statusText: String? { stream.map { $0.status.text } }
 
+    /// The running stream's state and counters, nil when not streaming.
+    var status: StreamStatus? { stream?.status }
+
     /// Lines about state changes since the last call (dropped, reconnecting, live, stopped).
     func takeMessages() -> [String] { stream?.takeMessages() ?? [] }
 }

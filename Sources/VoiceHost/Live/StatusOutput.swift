@@ -124,11 +124,12 @@ final class StatusOutput: @unchecked Sendable {
         lineOpen = false
     }
 
-    /// Gives the whole screen back (the scrolling region reset, the cursor below the prompt).
+    /// Gives the whole screen back: the scrolling region reset, the status and prompt rows
+    /// cleared (no stale status is left above the shell's prompt), the cursor on the prompt row.
     func restoreScreen() {
         lastLine = nil
         guard splitRows > 0 else { return endLine() }
-        Self.writeOut("\u{1B}[r\u{1B}[\(splitRows);1H\u{1B}[2K")
+        Self.writeOut("\u{1B}[r\u{1B}[\(splitRows - 1);1H\u{1B}[2K\u{1B}[\(splitRows);1H\u{1B}[2K")
         splitRows = 0
     }
 

@@ -1,9 +1,11 @@
 import Foundation
+import VoiceControl
 import VoiceCycle
 import VoiceRT
+import VoiceStream
 
 /// The status line on a terminal: level bars with peak hold and plain words
-/// (`REC 00:12:31  mic [###  | ] -18  voice [##   | ] -24  far [     |]-99  echo -42 dB  delay 90 ms  CPU 3%`),
+/// (`REC 00:12:31  mic [###  | ] -18  voice [##   | ] -24  far [     |]-99  echo -42 dB good  delay 90 ms  CPU 3%`),
 /// fitted to the terminal's width by dropping the least important parts first, so it never
 /// wraps. Log files keep `StatusText.line`, with every number.
 ///
@@ -20,50 +22,71 @@ struct TerminalStatus {
         let priority: Int
     }
 
-    /// What a recording shows: when it started (seconds, the clock `line` is given), the files
-    /// that failed and the frames lost.
-    struct Recording {
-        var started: Double
-        var failed = 0
-        var lost = 0
-    }
-
-    /// The line for `width` columns at `time` (seconds; the same clock as `recording.started`).
+    /// The line for `width` columns at `time` (seconds on the clock the snapshot's `time` uses):
+    /// the figures from `snapshot` (described once in `LiveFigure`), the silent cycles and the
+    /// problem from `s`, the stream's state from `stream`.
     mutating func line(
-        _ s: CycleStatus, _ d: DriverStatus, recording: Recording?, time: Double, width: Int
+        _ snapshot: LiveSnapshot, _ s: CycleStatus, stream: StreamStatus?, time: Double, width: Int
     ) -> String {
-        Self.fit(parts(s, d, recording: recording, time: time), width: width)
+        Self.fit(parts(snapshot, s, stream: stream, time: time), width: width)
     }
 
-    /// Every part the line could show, in no particular order.
-    mutating func parts(_ s: CycleStatus, _ d: DriverStatus, recording: Recording?, time: Double) -> [Part] {
-        let h = s.health
+    /// Every part the line could show, in no particular order. The echo figure with its verdict
+    /// ranks first: it is the one that says the rack works, so it is the last to go.
+    mutating func parts(_ snapshot: LiveSnapshot, _ s: CycleStatus, stream: StreamStatus?, time: Double) -> [Part] {
         var parts = [
-            Part(text: mic.update(h.micLevel, at: time), order: 1, priority: 0),
-            Part(text: voice.update(h.outputLevel, at: time), order: 2, priority: 3),
-            Part(text: far.update(h.farLevel, at: time), order: 3, priority: 4),
-            Part(text: String(format: "CPU %.0f%%", d.cpuLoad), order: 8, priority: 8),
+            Part(text: mic.update(dBFS: snapshot.mic.level, at: time), order: 1, priority: 1),
+            Part(text: voice.update(dBFS: snapshot.voice.level, at: time), order: 2, priority: 4),
+            Part(text: far.update(dBFS: snapshot.far.level, at: time), order: 3, priority: 5),
+            Part(
+                text: "CPU " + LiveFigure.dsp.text(snapshot).replacingOccurrences(of: " ", with: ""), order: 9,
+                priority: 8),
         ]
-        if let recording {
-            var text = "REC " + Self.clock(time - recording.started)
-            if recording.failed > 0 { text += " (\(recording.failed) failed)" }
-            if recording.lost > 0 { text += " lost \(recording.lost)" }
-            parts.append(Part(text: text, order: 0, priority: 1))
+        if let recording = snapshot.recording {
+            parts.append(Part(text: Self.recording(recording), order: 0, priority: 2))
         }
-        if h.echoReturnLossEnhancement > 0 {
-            let erle = Decibels.fromPower(Double(h.echoReturnLossEnhancement))
-            parts.append(Part(text: String(format: "echo -%.0f dB", max(0, erle)), order: 4, priority: 6))
+        if let stream { parts.append(Part(text: Self.onAir(stream), order: 0, priority: 2)) }
+        if snapshot.echoRemovalDB != nil {
+            parts.append(Part(text: Self.echo(snapshot), order: 4, priority: 0))
+        } else if snapshot.farActive {
+            parts.append(Part(text: "echo " + EchoVerdict.waiting(farActive: true), order: 4, priority: 7))
         }
-        if h.estimatedDelay >= 0 {
-            let milliseconds = Double(h.estimatedDelay) * 1000 / Double(s.sampleRate)
-            parts.append(Part(text: String(format: "delay %.0f ms", milliseconds), order: 5, priority: 7))
+        if snapshot.delayMilliseconds != nil {
+            parts.append(Part(text: "delay " + LiveFigure.delay.text(snapshot), order: 5, priority: 7))
         }
-        if h.voiceActive { parts.append(Part(text: "talking", order: 6, priority: 9)) }
-        if d.xruns > 0 { parts.append(Part(text: "xruns \(d.xruns)", order: 7, priority: 5)) }
-        if h.monitorMuted { parts.append(Part(text: "MONITOR MUTED", order: 9, priority: 1)) }
-        if s.silentCycles > 0 { parts.append(Part(text: "silent cycles \(s.silentCycles)", order: 10, priority: 5)) }
-        if let problem = s.problem { parts.append(Part(text: "problem: \(problem)", order: 11, priority: 2)) }
+        if snapshot.voiceActive { parts.append(Part(text: "talking", order: 6, priority: 9)) }
+        if snapshot.xruns > 0 { parts.append(Part(text: "xruns \(snapshot.xruns)", order: 7, priority: 6)) }
+        if snapshot.monitorMuted { parts.append(Part(text: "MONITOR MUTED", order: 10, priority: 2)) }
+        if s.silentCycles > 0 { parts.append(Part(text: "silent cycles \(s.silentCycles)", order: 11, priority: 6)) }
+        if let problem = s.problem { parts.append(Part(text: "problem: \(problem)", order: 12, priority: 3)) }
         return parts
+    }
+
+    /// `echo -42 dB good`: the echo removed, as a level below the mic's echo, and its verdict.
+    static func echo(_ snapshot: LiveSnapshot) -> String {
+        guard let db = LiveFigure.echo.value(snapshot) else { return "echo --" }
+        return String(format: "echo -%.0f dB ", db) + EchoVerdict(removedDB: db).rawValue
+    }
+
+    /// `REC 00:12:31`, then what was lost, told apart: `disk lost N` (frames the disk did not
+    /// take in time) and `not run N` (frames no cycle ran for: xruns), and failed files.
+    static func recording(_ r: LiveSnapshot.Recording) -> String {
+        var text = "REC " + clock(r.seconds)
+        if r.failedFiles > 0 { text += " (\(r.failedFiles) failed)" }
+        let disk = r.framesLost - r.framesNotRun
+        if disk > 0 { text += " disk lost \(disk)" }
+        if r.framesNotRun > 0 { text += " not run \(r.framesNotRun)" }
+        return text
+    }
+
+    /// `ON AIR 00:01:02`, `RECONNECTING (2)`, `stream connecting`, `stream stopped`.
+    static func onAir(_ stream: StreamStatus) -> String {
+        switch stream.state {
+        case .live: "ON AIR " + clock(stream.secondsOnAir)
+        case .reconnecting(let attempt, _, _): "RECONNECTING (\(attempt))"
+        case .connecting: "stream connecting"
+        case .stopped: "stream stopped"
+        }
     }
 
     /// The parts that fit in `width - 1` columns (the last column is left free: writing into it
