@@ -7,7 +7,7 @@ import VoiceControl
 public enum OSCAddressSpace {
     /// Every address with its arguments and what it does, one entry each, for `/voicerack/help`
     /// and `--help` (which sets them a blank line apart: the man page joins single lines).
-    /// Replies go to the sender's address and port.
+    /// Replies go to the sender's address and port, or its host at `--osc-reply-port`.
     public static let help = [
         "/voicerack/set KEY VALUE     set a preset key (s) live; VALUE f, i, s or T/F",
         "/voicerack/get KEY           reply /voicerack/get KEY VALUE ALLOWED",
@@ -23,21 +23,23 @@ public enum OSCAddressSpace {
         "/voicerack/preset/load NAME  load a preset from the preset folders; live keys apply",
         "/voicerack/preset/save NAME  save the running setup as NAME.toml in the user's preset folder",
         "/voicerack/status            reply: the status with every number",
-        "/voicerack/meters/register HZ  push meters to the sender, 1...30 Hz (10)",
-        "/voicerack/meters/unregister   stop the pushes",
+        "/voicerack/meters/register HZ PORT  push meters 1...30 Hz (10) to PORT on the sender's host (else its port)",
+        "/voicerack/meters/unregister PORT  stop the pushes (to PORT, if registered with one)",
         "/voicerack/help              this list",
-        "Replies: /voicerack/reply ADDRESS LINE...; /voicerack/error ADDRESS WHY.",
+        "Replies: /voicerack/reply ADDRESS LINE...; /voicerack/error ADDRESS WHY; to the sender's port, "
+            + "or to --osc-reply-port on the sender's host (oscsend's port is gone: listen with oscdump there).",
         "/voicerack/meters: level, peak of mic, far, voice, monitor (8 f, dBFS).",
-        "/voicerack/state: echo dB, delay ms (-1: not yet), talking, far end, double talk, voice muted, "
-            + "talking muted, monitor muted (i 0/1), leveller dB, DSP %, worst cycle %, xruns, recording (i), "
-            + "its seconds, frames lost, streaming (i), backing (i 1 playing, 0 paused, -1 none).",
+        "/voicerack/state: NAME VALUE pairs (s, then f, i or s; N while not measured): "
+            + LiveFigure.all.map(\.helpName).joined(separator: ", ") + ".",
     ]
 
     /// What a message asks for.
     enum Route: Equatable {
         case command(LiveCommand)
-        case registerMeters(rate: Double)
-        case unregisterMeters
+        /// Meters at `rate` Hz to the sender, or to its host at `port` when the message named one.
+        case registerMeters(rate: Double, port: Int?)
+        /// No more meters to the sender, or to its host at `port`.
+        case unregisterMeters(port: Int?)
         case help
         /// What is wrong with the message, in words.
         case failure(String)
@@ -87,15 +89,29 @@ public enum OSCAddressSpace {
             default: return .failure("\(message.path) takes 1 or T to mute, 0 or F to open; got ,\(tags)")
             }
         case prefix + "/meters/register":
-            let rate: Double? = a.isEmpty ? 10 : (a.count == 1 ? a[0].number : nil)
-            guard let rate, rate >= 1, rate <= maximumRate else {
+            // [HZ [PORT]]: a port names where the pushes go on the sender's host (oscdump's).
+            let rate: Double? = a.isEmpty ? 10 : a[0].number
+            let port: Double? = a.count == 2 ? a[1].number : nil
+            guard a.count <= 2, let rate, rate >= 1, rate <= maximumRate else {
                 return .failure(
-                    "\(message.path) takes a rate in Hz (f or i), 1...\(Int(maximumRate)); got ,\(tags)"
+                    "\(message.path) takes a rate in Hz (f or i), 1...\(Int(maximumRate)), and optionally a reply port (i); got ,\(tags)"
                         + (a.first?.text.map { " \($0)" } ?? ""))
             }
-            return .registerMeters(rate: rate)
+            if a.count == 2 {
+                guard let port, port == port.rounded(), (1...65535).contains(port) else {
+                    return .failure("\(message.path): the reply port must be 1-65535 (i); got ,\(tags)")
+                }
+            }
+            return .registerMeters(rate: rate, port: port.map { Int($0) })
         case prefix + "/meters/unregister":
-            return a.isEmpty ? .unregisterMeters : .failure("\(message.path) takes no arguments; got ,\(tags)")
+            guard a.count <= 1 else {
+                return .failure("\(message.path) takes a reply port (i) or nothing; got ,\(tags)")
+            }
+            guard let first = a.first else { return .unregisterMeters(port: nil) }
+            guard let port = first.number, port == port.rounded(), (1...65535).contains(port) else {
+                return .failure("\(message.path): the reply port must be 1-65535 (i); got ,\(tags)")
+            }
+            return .unregisterMeters(port: Int(port))
         case prefix + "/help": return a.isEmpty ? .help : .failure("\(message.path) takes no arguments; got ,\(tags)")
         case prefix + "/show": return takesNothing(.show)
         case prefix + "/record/start":

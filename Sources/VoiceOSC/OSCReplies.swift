@@ -47,20 +47,22 @@ enum OSCReplies {
         return OSCMessage(OSCAddressSpace.prefix + "/meters", pairs.map { .float(Float(max(-120, $0))) })
     }
 
-    /// `/voicerack/state`: the rest of the snapshot, in the order `OSCAddressSpace.help` gives.
+    /// `/voicerack/state`: every `LiveFigure` as a name and its value: a count or a flag as i,
+    /// a measurement as f, words as s, N while not measured.
     static func state(_ s: LiveSnapshot) -> OSCMessage {
-        func flag(_ b: Bool) -> OSCValue { .int(b ? 1 : 0) }
-        func float(_ d: Double) -> OSCValue { .float(d.isFinite ? Float(d) : -120) }
-        return OSCMessage(
+        OSCMessage(
             OSCAddressSpace.prefix + "/state",
-            [
-                .float(Float(s.echoRemovalDB ?? -1)), .float(Float(s.delayMilliseconds ?? -1)),
-                flag(s.voiceActive), flag(s.farActive), flag(s.doubleTalk), flag(s.voiceMuted),
-                flag(s.talkingWhileMuted), flag(s.monitorMuted), float(s.levellerGainDB),
-                .float(Float(s.dspLoadPercent)), .float(Float(s.worstCyclePercent)), .int(Int32(clamping: s.xruns)),
-                flag(s.recording != nil), .float(Float(s.recording?.seconds ?? 0)),
-                .int(Int32(clamping: s.recording?.framesLost ?? 0)), flag(s.stream != nil),
-                .int(s.backingPlaying.map { $0 ? 1 : 0 } ?? -1),
-            ])
+            LiveFigure.all.flatMap { figure -> [OSCValue] in
+                [.string(figure.name), value(figure, s)]
+            })
+    }
+
+    private static func value(_ figure: LiveFigure, _ s: LiveSnapshot) -> OSCValue {
+        if case .words = figure.kind { return figure.words(s).map { .string($0) } ?? .nil }
+        guard let v = figure.value(s), v.isFinite else { return .nil }
+        switch figure.kind {
+        case .count, .flag: return .int(Int32(clamping: Int(v)))
+        case .number, .words: return .float(Float(v))
+        }
     }
 }

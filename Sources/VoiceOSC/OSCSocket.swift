@@ -147,6 +147,21 @@ public struct OSCPeer: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The same host at `port` (1...65535): where a client that named a reply port hears back.
+    public func withPort(_ port: Int) -> OSCPeer {
+        var copy = self
+        withUnsafeMutablePointer(to: &copy.address) { p in
+            if p.pointee.ss_family == sa_family_t(AF_INET6) {
+                p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    $0.pointee.sin6_port = UInt16(port).bigEndian
+                }
+            } else {
+                p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = UInt16(port).bigEndian }
+            }
+        }
+        return copy
+    }
+
     /// True for 127.0.0.0/8 and ::1: only programs on this machine can reach it.
     public var isLoopback: Bool {
         var a = address

@@ -19,6 +19,9 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
     private let port: Int
     /// Demanded as every message's first argument when set.
     private let secret: OSCSecret?
+    /// `--osc-reply-port`: replies go to the sender's host at this port, not to the port they
+    /// came from (oscsend's is gone once it has sent, so `oscdump PORT` can hear them).
+    private let replyPort: Int?
     private var socket: OSCSocket?
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -26,11 +29,13 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
     public static let maximumListeners = 16
 
     /// Listens on `host:port` (UDP) once started; with `secret`, answers only messages that
-    /// carry it as their first argument. Beyond loopback a secret is required.
-    public init(host: String, port: Int, secret: OSCSecret? = nil) {
+    /// carry it as their first argument. Beyond loopback a secret is required. With
+    /// `replyPort`, replies go to that port on the sender's host.
+    public init(host: String, port: Int, secret: OSCSecret? = nil, replyPort: Int? = nil) {
         self.host = host
         self.port = port
         self.secret = secret
+        self.replyPort = replyPort
     }
 
     /// The address listened on (`127.0.0.1:9000`), once started.
@@ -57,6 +62,7 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
         thread.name = "voicerack-osc"
         thread.start()
         var lines = ["OSC on udp \(socket.boundAddress) (/voicerack/help lists the addresses)"]
+        if let replyPort { lines.append("OSC replies go to port \(replyPort) on the sender's host (--osc-reply-port)") }
         if secret != nil {
             lines.append("OSC needs the secret from --osc-secret-file as each message's first argument")
         }
@@ -97,9 +103,11 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
     }
 
     private func handle(
-        _ bytes: [UInt8], from peer: OSCPeer, _ socket: OSCSocket, _ hub: ControlHub,
+        _ bytes: [UInt8], from sender: OSCPeer, _ socket: OSCSocket, _ hub: ControlHub,
         _ listeners: inout [OSCPeer: Listener]
     ) {
+        // Where this sender hears back: its own port, or its host at --osc-reply-port.
+        let peer = replyPort.map { sender.withPort($0) } ?? sender
         var message: OSCMessage
         do {
             message = try OSCMessage(decoding: bytes)
@@ -120,31 +128,37 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
             send([OSCReplies.error(address, why)], to: peer, socket, answering: address)
         case .help:
             send([OSCReplies.lines(address, OSCAddressSpace.help)], to: peer, socket, answering: address)
-        case .registerMeters(let rate):
-            guard listeners[peer] != nil || listeners.count < Self.maximumListeners else {
+        case .registerMeters(let rate, let port):
+            // The pushes go to the port named (on the sender's host), else where replies go; the
+            // answer goes to --osc-reply-port when set, else with the pushes.
+            let target = port.map { sender.withPort($0) } ?? peer
+            let answer = replyPort == nil ? target : peer
+            guard listeners[target] != nil || listeners.count < Self.maximumListeners else {
                 return send(
                     [
                         OSCReplies.error(
                             address, "\(Self.maximumListeners) addresses already get meters; unregister one")
                     ],
-                    to: peer, socket, answering: address)
+                    to: answer, socket, answering: address)
             }
             let period = 1 / rate
-            listeners[peer] = Listener(period: period, due: ProcessInfo.processInfo.systemUptime)
-            hub.note("OSC: \(peer) gets meters \(Self.rateText(rate)) times a second")
+            listeners[target] = Listener(period: period, due: ProcessInfo.processInfo.systemUptime)
+            hub.note("OSC: \(target) gets meters \(Self.rateText(rate)) times a second")
             send(
-                [OSCReplies.lines(address, ["meters to \(peer) at \(Self.rateText(rate)) Hz"])], to: peer, socket,
+                [OSCReplies.lines(address, ["meters to \(target) at \(Self.rateText(rate)) Hz"])], to: answer, socket,
                 answering: address)
-        case .unregisterMeters:
-            guard listeners.removeValue(forKey: peer) != nil else {
+        case .unregisterMeters(let port):
+            let target = port.map { sender.withPort($0) } ?? peer
+            let answer = replyPort == nil ? target : peer
+            guard listeners.removeValue(forKey: target) != nil else {
                 return send(
-                    [OSCReplies.error(address, "\(peer) was not registered for meters")], to: peer, socket,
+                    [OSCReplies.error(address, "\(target) was not registered for meters")], to: answer, socket,
                     answering: address)
             }
-            hub.note("OSC: \(peer) no longer gets meters")
-            send([OSCReplies.lines(address, ["no more meters to \(peer)"])], to: peer, socket, answering: address)
+            hub.note("OSC: \(target) no longer gets meters")
+            send([OSCReplies.lines(address, ["no more meters to \(target)"])], to: answer, socket, answering: address)
         case .command(let command):
-            hub.submit(command, from: "OSC \(peer)", surface: "OSC") { [weak self] reply in
+            hub.submit(command, from: "OSC \(sender)", surface: "OSC") { [weak self] reply in
                 guard let self, !self.stopped.load(ordering: .relaxed) else { return }
                 self.send(OSCReplies.messages(answering: address, reply), to: peer, socket, answering: address)
             }

@@ -96,6 +96,13 @@ struct Run: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "Send OSC replies to this port on the sender's host.",
+            valueName: "port"))
+    var oscReplyPort: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Backing track for speaker_out_L/R (SIGUSR2 pauses).",
             valueName: "file"), completion: .file())
     var backing: String?
@@ -145,6 +152,12 @@ struct Run: ParsableCommand {
         }
         if osc == nil, oscHost != "127.0.0.1" { throw ValidationError("--osc-host needs --osc PORT") }
         if osc == nil, oscSecretFile != nil { throw ValidationError("--osc-secret-file needs --osc PORT") }
+        if let oscReplyPort {
+            guard osc != nil else { throw ValidationError("--osc-reply-port needs --osc PORT") }
+            guard (1...65535).contains(oscReplyPort) else {
+                throw ValidationError("--osc-reply-port \(oscReplyPort) is not a UDP port; use 1-65535")
+            }
+        }
         if recordOnFreewheel && recordOnTransport {
             throw ValidationError("--record-on-freewheel and --record-on-transport exclude each other; give one")
         }
@@ -213,7 +226,8 @@ struct Run: ParsableCommand {
             if let osc {
                 do {
                     let secret = try oscSecretFile.map { (path) throws(OSCSecretError) in try OSCSecret(file: path) }
-                    request.surfaces.append(OSCSurface(host: oscHost, port: osc, secret: secret))
+                    request.surfaces.append(
+                        OSCSurface(host: oscHost, port: osc, secret: secret, replyPort: oscReplyPort))
                 } catch {
                     throw HostError(.usage, error.message)
                 }

@@ -80,7 +80,7 @@ enum RunHelp {
 
         SIGUSR1 starts or stops recording: stopping finalises the files and prints what was \
         written; starting opens new files from the same templates (so {time} differs). Without \
-        --record, SIGUSR1 records the voice to voicerack-{client}-{date}-{time}-{tap}.wav in the \
+        --record, SIGUSR1 records the voice to {client}-{date}-{time}-{tap}.wav in the \
         current folder. Example: kill -USR1 $(pidof voicerack)
 
         After a crash or SIGKILL a take stays readable: WAV (the default), W64, RF64, CAF and \
@@ -134,7 +134,7 @@ enum RunHelp {
         (s); others are refused, and the secret is never printed or sent back. --osc-host \
         listens elsewhere: beyond loopback it needs --osc-secret-file (the secret travels \
         unencrypted: a trusted network only). Every message is answered, at the \
-        sender's address: /voicerack/reply ADDRESS LINE... or /voicerack/error ADDRESS MESSAGE \
+        sender's address, or at --osc-reply-port on its host (listen there with oscdump): /voicerack/reply ADDRESS LINE... or /voicerack/error ADDRESS MESSAGE \
         naming what is wrong. Commands run on the main thread, exactly like --control's. \
         Example: oscsend localhost 9000 /voicerack/set sf monitor.master_db -6. The addresses:
 

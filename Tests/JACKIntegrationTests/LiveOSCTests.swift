@@ -171,7 +171,8 @@ extension LiveClientTests {
                     format: "OSC meters: asked %.1f Hz, got %d pushes in %.2f s = %.2f Hz", rate, times.count,
                     (times.last ?? 0) - (times.first ?? 0), measured))
             #expect(abs(measured - rate) <= 0.2 * rate, "asked \(rate) Hz, measured \(measured) Hz")
-            #expect(result["state_fields"] as? [Int] == [17], "\(result)")
+            // Name/value pairs, one per health figure (LiveFigure.all: 20 of them).
+            #expect(result["state_fields"] as? [Int] == [40], "\(result)")
             #expect(
                 replies.contains { $0.count > 1 && $0[1] as? String == "/voicerack/meters/unregister" }, "\(replies)")
             #expect(!replies.contains { $0.first as? String == "/voicerack/error" }, "\(replies)")

@@ -48,9 +48,15 @@ import VoiceControl
         #expect(route("/voicerack/preset/load", [.string("podcast")]) == .command(.loadPreset("podcast")))
         #expect(route("/voicerack/preset/save", [.string("/tmp/x.toml")]) == .command(.savePreset("/tmp/x.toml")))
         #expect(route("/voicerack/status") == .command(.status))
-        #expect(route("/voicerack/meters/register") == .registerMeters(rate: 10))
-        #expect(route("/voicerack/meters/register", [.float(30)]) == .registerMeters(rate: 30))
-        #expect(route("/voicerack/meters/unregister") == .unregisterMeters)
+        #expect(route("/voicerack/meters/register") == .registerMeters(rate: 10, port: nil))
+        #expect(route("/voicerack/meters/register", [.float(30)]) == .registerMeters(rate: 30, port: nil))
+        #expect(route("/voicerack/meters/register", [.int(5), .int(9001)]) == .registerMeters(rate: 5, port: 9001))
+        for port: OSCValue in [.int(0), .int(65536), .float(9001.5), .string("9001")] {
+            let why = "\(route("/voicerack/meters/register", [.int(5), port]))"
+            #expect(why.contains("reply port must be 1-65535"), "\(port): \(why)")
+        }
+        #expect(route("/voicerack/meters/unregister") == .unregisterMeters(port: nil))
+        #expect(route("/voicerack/meters/unregister", [.int(9001)]) == .unregisterMeters(port: 9001))
         #expect(route("/voicerack/help") == .help)
     }
 
@@ -65,10 +71,14 @@ import VoiceControl
                 == .failure("/voicerack/voice/mute takes 1 or T to mute, 0 or F to open; got ,i"))
         #expect(
             route("/voicerack/meters/register", [.float(31)])
-                == .failure("/voicerack/meters/register takes a rate in Hz (f or i), 1...30; got ,f 31"))
+                == .failure(
+                    "/voicerack/meters/register takes a rate in Hz (f or i), 1...30, and optionally a reply port (i); got ,f 31"
+                ))
         #expect(
             route("/voicerack/meters/register", [.float(.nan)])
-                == .failure("/voicerack/meters/register takes a rate in Hz (f or i), 1...30; got ,f nan"))
+                == .failure(
+                    "/voicerack/meters/register takes a rate in Hz (f or i), 1...30, and optionally a reply port (i); got ,f nan"
+                ))
     }
 
     @Test func messagesRoundTripThroughLiblo() throws {
@@ -105,9 +115,32 @@ import VoiceControl
         let meters = OSCReplies.meters(s)
         #expect(meters.typeTags == "ffffffff")
         #expect(meters.arguments.prefix(3) == [.float(-18), .float(-6), .float(-120)])
+        s.echoRemovalDB = 41.6
+        s.xruns = 3
+        s.recording = .init(seconds: 12, files: ["v.wav"], failedFiles: 0, framesLost: 700, framesNotRun: 512)
         let state = OSCReplies.state(s)
-        #expect(state.typeTags == "ffiiiiiifffiifiii")
-        #expect(state.arguments.last == .int(1))
+        // Self-describing: a name (s), then its value, for every figure described once.
+        #expect(state.arguments.count == 2 * LiveFigure.all.count)
+        var pairs: [String: OSCValue] = [:]
+        for i in stride(from: 0, to: state.arguments.count, by: 2) {
+            guard case .string(let name) = state.arguments[i] else {
+                Issue.record("argument \(i) is not a name: \(state.arguments[i])")
+                continue
+            }
+            pairs[name] = state.arguments[i + 1]
+        }
+        #expect(pairs["echo_db"] == .float(41.6))
+        #expect(pairs["echo_verdict"] == .string("good"))
+        #expect(pairs["delay_ms"] == .nil, "not measured yet")
+        #expect(pairs["xruns"] == .int(3))
+        #expect(pairs["frames_lost_disk"] == .int(188))
+        #expect(pairs["frames_not_run"] == .int(512))
+        #expect(pairs["backing"] == .float(1))
+        s.echoRemovalDB = 24
+        #expect(OSCReplies.state(s).arguments[3] == .string("fair: faint echo may be heard"))
+        s.echoRemovalDB = nil
+        s.farActive = true
+        #expect(OSCReplies.state(s).arguments[3] == .string("measuring"))
     }
 
     @Test func nsmURLsParse() {
