@@ -3,8 +3,10 @@
 # scripts/test.sh) and checks, from another working folder and with an empty home:
 #   * the installed binary finds the shipped presets (presets list, [shipped]) and --version;
 #   * it runs as a JACK client on a private dummy-driver jackd and stops cleanly on SIGINT;
-#   * man -l renders the page without warnings;
-#   * bash completion offers echo-cancel after --preset, .toml files for a path, files for --mic;
+#   * man -l renders the page without warnings, with EXAMPLES, FILES, ENVIRONMENT, EXIT STATUS (each
+#     sysexits code) and SEE ALSO;
+#   * bash completion offers echo-cancel after --preset, .toml files for a path, files for --mic,
+#     the levels after --log-level;
 #   * the zsh and fish scripts parse, the .desktop file
 #     validates, the systemd unit verifies and runs the installed binary with --wait-for-server;
 #   * the launcher says what is wrong and waits for Enter when voicerack stops on an error, and
@@ -86,7 +88,14 @@ manual=$(MANWIDTH=80 man -l "$prefix/share/man/man1/voicerack.1" 2>"$work/man.er
 [ ! -s "$work/man.err" ] || fail "man -l warned: $(cat "$work/man.err")"
 grep -q 'voicerack.*Echo cancellation' <<<"$manual" || fail "the man page has no NAME line: $manual"
 grep -q -- '--preset' <<<"$manual" || fail "the man page does not describe --preset"
-pass "man -l renders the page without warnings"
+for section in EXAMPLES FILES ENVIRONMENT 'EXIT STATUS' 'SEE ALSO'; do
+  grep -qx "$section" <<<"$manual" || fail "the man page has no $section section"
+done
+for code in 64 65 66 69 70 73 74 77; do
+  grep -qE "^ +$code\b" <<<"$manual" || fail "the man page's EXIT STATUS does not list $code"
+done
+! grep -q 'BSD General Commands Manual' <<<"$manual" || fail "the man page has the BSD header"
+pass "man -l renders the page without warnings, with EXAMPLES, FILES, ENVIRONMENT, EXIT STATUS and SEE ALSO"
 
 # Bash completion as the shell calls it (complete -F): COMP_* set, the function given the
 # command, the current word and the previous one.
@@ -109,7 +118,11 @@ offered=$(complete_words voicerack run --preset mine/)
 touch take.wav
 offered=$(complete_words voicerack process --mic ta)
 grep -qx 'take.wav' <<<"$offered" || fail "bash completion of '--mic ta' offers: $offered"
-pass "bash completion offers preset names, .toml paths and files"
+offered=$(complete_words voicerack run --log-level "" | sort | tr '\n' ' ')
+[ "$offered" = "critical debug error info notice trace warning " ] || fail "bash completion of 'run --log-level ' offers: $offered"
+offered=$(complete_words voicerack run --stream-tap m | sort | tr '\n' ' ')
+[ "$offered" = "mic monitor " ] || fail "bash completion of 'run --stream-tap m' offers: $offered"
+pass "bash completion offers preset names, .toml paths, files and the values of --log-level and --stream-tap"
 
 if command -v zsh >/dev/null; then zsh -n "$prefix/share/zsh/site-functions/_voicerack" || fail "zsh completion does not parse"; fi
 # fish: parsed only; `complete -C` outside an interactive command line makes argument-parser's

@@ -33,7 +33,8 @@ public final class AudioFileWriter {
     public init(path: String, format: AudioFormat, sampleRate: Int, channels: Int) throws(AudioFileError) {
         try format.validate(channels: channels, sampleRate: sampleRate)
         var info = SF_INFO()
-        info.format = format.sndfileFormat
+        // A .wav of float samples or more than two channels is written as WAVEX.
+        info.format = format.sndfileFormat(channels: channels)
         info.channels = Int32(channels)
         info.samplerate = Int32(sampleRate)
         guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {

@@ -73,6 +73,18 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
         return x
     }
 
+    /// libsndfile's format for a file of `channels`: WAVEX (WAVE_FORMAT_EXTENSIBLE) for a WAV
+    /// of float or double samples too. A non-PCM fmt chunk must carry its extended part, which
+    /// libsndfile's plain WAV leaves out for float (readers such as sox warn "wave header
+    /// missing extended part of fmt chunk"). The file stays the `wav:float` the user asked for:
+    /// WAVEX is a WAV every reader takes.
+    func sndfileFormat(channels: Int) -> Int32 {
+        guard container == "wav", encoding == "float" || encoding == "double" else {
+            return suited(toChannels: channels).sndfileFormat
+        }
+        return Int32(SF_FORMAT_WAVEX) | (sndfileFormat & Int32(SF_FORMAT_SUBMASK))
+    }
+
     /// The usual file extension for this container (`wav` for WAVEX too), without the dot.
     public var fileExtension: String {
         Self.containers.first { $0.name == container }?.extensions.first ?? "wav"
@@ -142,6 +154,23 @@ public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
         info.channels = Int32(channels)
         info.samplerate = Int32(sampleRate)
         return sf_format_check(&info) != 0 && SndfileProbe.opens(info)
+    }
+
+    /// What shell completion offers for `--format`: each container, then each
+    /// `container:encoding` pair libsndfile's `sf_format_check` accepts (mono, 48 kHz; no file is
+    /// opened, so it is cheap enough for every start of the program).
+    public static var completionNames: [String] {
+        containers.map(\.name)
+            + containers.flatMap { c in
+                encodings.compactMap { e -> String? in
+                    guard let f = try? AudioFormat(parsing: "\(c.name):\(e.name)") else { return nil }
+                    var info = SF_INFO()
+                    info.format = f.sndfileFormat
+                    info.channels = 1
+                    info.samplerate = 48_000
+                    return sf_format_check(&info) != 0 ? f.description : nil
+                }
+            }
     }
 
     /// Sample rates JACK servers commonly run at, offered when a format refuses a rate.

@@ -98,7 +98,7 @@ struct Process: ParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "Output format CONTAINER[:ENCODING], e.g. wav:float, wav:pcm16, flac:pcm24 (default from OUT's extension).",
-            valueName: "format"))
+            valueName: "format"), completion: ValueCompletion.format)
     var format: String?
 
     @Option(

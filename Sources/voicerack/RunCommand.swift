@@ -58,7 +58,7 @@ struct Run: ParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "Recording format, e.g. wav:pcm24, flac, w64.",
-            valueName: "format"))
+            valueName: "format"), completion: ValueCompletion.format)
     var format: String?
 
     @Option(name: .long, help: ArgumentHelp("Seconds buffered for a slow disk.", valueName: "secs"))
@@ -116,7 +116,7 @@ struct Run: ParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "Least severe log level printed.",
-            valueName: "level"))
+            valueName: "level"), completion: ValueCompletion.logLevel)
     var logLevel = "info"
 
     @OptionGroup(title: "Streaming") var streaming: StreamArguments

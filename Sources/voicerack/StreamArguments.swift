@@ -20,14 +20,14 @@ struct StreamArguments: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "Tap to stream (default: voice).",
-            valueName: "tap"))
+            valueName: "tap"), completion: ValueCompletion.streamTap)
     var streamTap: String?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
             "Stream format: opus or mp3 (default: from the mount).",
-            valueName: "format"))
+            valueName: "format"), completion: ValueCompletion.streamFormat)
     var streamFormat: String?
 
     @Option(

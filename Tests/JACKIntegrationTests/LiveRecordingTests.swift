@@ -203,7 +203,7 @@ extension LiveClientTests {
         #expect(voicerack.waitForExit(timeout: 20) == 0, "output:\n\(voicerack.output)")
 
         let files = try FileManager.default.contentsOfDirectory(atPath: folder)
-            .filter { $0.hasPrefix("voicerack-\(Self.recordingClient)-") && $0.hasSuffix("-voice.wav") }
+            .filter { $0.hasPrefix("\(Self.recordingClient)-") && $0.hasSuffix("-voice.wav") }
         #expect(files.count == 2, "files: \(files)\noutput:\n\(voicerack.output)")
         for file in files {
             let audio = try AudioFileContents.read(folder + "/" + file)

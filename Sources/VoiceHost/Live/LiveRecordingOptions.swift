@@ -18,8 +18,10 @@ public struct LiveRecordingOptions: Sendable {
         }
     }
 
-    /// The file SIGUSR1 records to when no `--record` was given (the voice tap, current folder).
-    public static let defaultTemplate = "voicerack-{client}-{date}-{time}-{tap}.wav"
+    /// The file SIGUSR1 records to when no `--record` was given (the voice tap, current folder):
+    /// named after the JACK client, `voicerack-2026-11-27-143012-voice.wav` by default (the
+    /// client's name once, not `voicerack-voicerack-...`).
+    public static let defaultTemplate = "{client}-{date}-{time}-{tap}.wav"
 
     /// What `--record` asked for; empty means "nothing until SIGUSR1, then the default".
     public var targets: [Target] = []
