@@ -42,6 +42,12 @@ struct Plugins: ParsableCommand {
             abstract:
                 "List the installed plugins usable on a voice path, with latency and real-time capability.")
 
+        @Argument(help: "Words every plugin listed has in its name, URI or category (limiter, lsp, reverb).")
+        var words: [String] = []
+
+        @Option(help: ArgumentHelp("Only plugins of this category (Dynamics, Limiter, Reverb...).", valueName: "name"))
+        var category: String?
+
         @OptionGroup var load: LoadOptions
 
         func run() throws {
@@ -50,18 +56,27 @@ struct Plugins: ParsableCommand {
                 $0.voicePathProblem == nil
                     && $0.missingFeatures(supported: load.configuration.supportedFeatures).isEmpty
             }
-            let width = max(40, usable.map(\.uri.count).max() ?? 0)
-            print("\("URI".padding(toLength: width, withPad: " ", startingAt: 0))  LATENCY  RT   NAME")
-            for info in usable {
+            let shown = usable.filter(matches).sorted { ($0.category, $0.name) < ($1.category, $1.name) }
+            let width = max(40, shown.map(\.uri.count).max() ?? 0)
+            let categoryWidth = max(8, shown.map(\.category.count).max() ?? 0)
+            func pad(_ text: String, _ n: Int) -> String { text.padding(toLength: n, withPad: " ", startingAt: 0) }
+            print("\(pad("URI", width))  LATENCY  RT   \(pad("CATEGORY", categoryWidth))  NAME")
+            for info in shown {
                 let latency = pluginLatency(world, info)
                 let rt = info.hardRTCapable ? "yes" : "no "
-                print(
-                    "\(info.uri.padding(toLength: width, withPad: " ", startingAt: 0))  \(latency)  \(rt)  \(info.name)"
-                )
+                print("\(pad(info.uri, width))  \(latency)  \(rt)  \(pad(info.category, categoryWidth))  \(info.name)")
             }
+            let of = shown.count == usable.count ? "" : " of \(usable.count)"
             printNote(
-                "\(usable.count) plugins; LATENCY in samples at \(Int(load.rate)) Hz, RT = lv2:hardRTCapable"
+                "\(shown.count)\(of) plugins; LATENCY in samples at \(Int(load.rate)) Hz, RT = lv2:hardRTCapable; `plugins show NAME` takes a URI, a name or a word of either"
             )
+        }
+
+        /// The plugin has every word (any case) in its name, URI or category, and the category.
+        private func matches(_ info: LV2PluginInfo) -> Bool {
+            let text = "\(info.name) \(info.uri) \(info.category)".lowercased()
+            if let category, info.category.lowercased() != category.lowercased() { return false }
+            return words.allSatisfy { text.contains($0.lowercased()) }
         }
 
         /// The latency right-aligned in 7 columns: 0 without a latency port, else read from an
@@ -86,15 +101,16 @@ struct Plugins: ParsableCommand {
                 "Show a plugin's audio ports, latency, features and control ports (ranges, defaults, units)."
         )
 
-        @Argument(help: "The plugin's URI (see `voicerack plugins list`).")
-        var uri: String
+        @Argument(help: "The plugin: its URI, its name, the end of its URI (dpl#mono) or a word of either (dpl).")
+        var plugin: String
 
         @OptionGroup var load: LoadOptions
 
         func run() throws {
+            let world = LV2World()
             do {
-                let world = LV2World()
-                let info = try world.plugin(uri)
+                let info = try world.find(plugin)
+                let uri = info.uri
                 print(PluginText.describe(info, sampleRate: load.rate))
                 if let problem = info.voicePathProblem {
                     throw LV2Error.unusablePorts(plugin: uri, reason: problem)
@@ -107,6 +123,8 @@ struct Plugins: ParsableCommand {
                 unit.notes.forEach(printNote)
             } catch let error as LV2Error {
                 printError(error.description)
+                // lilv's own reason (kept off the terminal while it ran), when it gave one.
+                if case .instantiationFailed = error { world.lilvMessages.map { "lilv: " + $0 }.forEach(printNote) }
                 throw ExitCode(error.exitCode)
             }
         }

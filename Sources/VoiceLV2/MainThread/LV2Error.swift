@@ -5,6 +5,8 @@
 public enum LV2Error: Error, Equatable, CustomStringConvertible {
     /// No installed plugin has this URI; `suggestion` is the nearest installed URI, if any.
     case unknownPlugin(uri: String, suggestion: String?)
+    /// A name (not a URI) fits several installed plugins: each as `URI (name)`.
+    case ambiguousPlugin(name: String, candidates: [String])
     /// The plugin requires an LV2 feature voicerack does not provide.
     case unsupportedFeature(plugin: String, feature: String)
     /// The plugin's audio ports do not fit a mono voice path (1 or 2 inputs and outputs).
@@ -18,14 +20,21 @@ public enum LV2Error: Error, Equatable, CustomStringConvertible {
     /// A saved state could not be parsed or does not belong to this plugin.
     case badState(plugin: String, reason: String)
 
-    /// The sysexits code: 65 (EX_DATAERR) for every case.
-    public var exitCode: Int32 { 65 }
+    /// The sysexits code: 64 (EX_USAGE) for a name that fits several plugins, 65 (EX_DATAERR)
+    /// for every other case.
+    public var exitCode: Int32 {
+        if case .ambiguousPlugin = self { return 64 }
+        return 65
+    }
 
     public var description: String {
         switch self {
         case .unknownPlugin(let uri, let suggestion):
             return "no LV2 plugin '\(uri)' is installed" + hint(suggestion)
                 + "; see `voicerack plugins list`"
+        case .ambiguousPlugin(let name, let candidates):
+            return "'\(name)' names \(candidates.count) installed LV2 plugins; give one of them: "
+                + candidates.joined(separator: ", ")
         case .unsupportedFeature(let plugin, let feature):
             return
                 "LV2 plugin '\(plugin)' requires the feature \(feature), which voicerack does not provide"

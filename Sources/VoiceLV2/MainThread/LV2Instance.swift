@@ -44,9 +44,11 @@ final class LV2Instance {
         let features = LV2FeatureSet(
             configuration: c, sequenceSize: sequenceSize, urids: world.urids, schedule: schedule)
         self.features = features
-        guard
-            let instance = world.locked({ lilv_plugin_instantiate(plugin, c.sampleRate, features.list) })
-        else {
+        let (made, messages) = LilvMessages.captured {
+            world.locked({ lilv_plugin_instantiate(plugin, c.sampleRate, features.list) })
+        }
+        world.lilvMessages += messages
+        guard let instance = made else {
             channel.deinitialize(count: 1)
             channel.deallocate()
             schedule.deallocate()

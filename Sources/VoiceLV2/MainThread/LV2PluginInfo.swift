@@ -18,6 +18,8 @@ public struct LV2PluginInfo: Sendable {
     public let inPlaceBroken: Bool
     /// Whether it has the worker extension's interface.
     public let hasWorker: Bool
+    /// Its class's label (`Dynamics`, `Limiter`, `Reverb`; `Plugin` when it names none).
+    public let category: String
 
     /// Audio inputs and outputs, in port order.
     public var audioInputs: [LV2Port] { ports.filter { $0.kind == .audio && $0.isInput } }

@@ -14,6 +14,9 @@ public final class LV2World: @unchecked Sendable {
     public let urids = URIDMap()
     private let lock = NSLock()
     private var nodes: [String: OpaquePointer] = [:]
+    /// What lilv printed while loading bundles and instantiating plugins (kept off the
+    /// terminal by `LilvMessages`), oldest first, for a log at debug level. Main thread.
+    public internal(set) var lilvMessages: [String] = []
 
     /// Loads the plugins found on `path` (nil: LV2_PATH, else lilv's default folders).
     public init(path: String? = nil) {
@@ -23,7 +26,8 @@ public final class LV2World: @unchecked Sendable {
             lilv_world_set_option(world, "http://drobilla.net/ns/lilv#lv2-path", node)
             lilv_node_free(node)
         }
-        lilv_world_load_all(world)
+        let world = world
+        lilvMessages = LilvMessages.captured { lilv_world_load_all(world) }.1
     }
 
     deinit {
@@ -67,8 +71,10 @@ public final class LV2World: @unchecked Sendable {
             uri: uri, suggestion: NearMatch.closest(to: uri, in: allPlugins().map(\.uri)))
     }
 
-    /// lilv's plugin for `uri`. Call with the lock held.
+    /// lilv's plugin for `uri`; nil for a string that is not a URI (lilv would print "attempt
+    /// to map invalid URI" for it). Call with the lock held.
     func lilvPlugin(_ uri: String) -> OpaquePointer? {
+        guard uri.contains(":") else { return nil }
         let plugins = lilv_world_get_all_plugins(world)
         let node = lilv_new_uri(world, uri)
         defer { lilv_node_free(node) }
@@ -88,7 +94,15 @@ public final class LV2World: @unchecked Sendable {
             requiredFeatures: strings(required),
             hardRTCapable: lilv_plugin_has_feature(p, node(LV2URI.hardRTCapable)),
             inPlaceBroken: lilv_plugin_has_feature(p, node(LV2URI.inPlaceBroken)),
-            hasWorker: lilv_plugin_has_extension_data(p, node(LV2URI.workerInterface)))
+            hasWorker: lilv_plugin_has_extension_data(p, node(LV2URI.workerInterface)),
+            category: category(p))
+    }
+
+    /// The label of the plugin's class without lilv's " Plugin" ending (`Limiter Plugin` reads
+    /// `Limiter`); `Plugin` for the bare class.
+    private func category(_ p: OpaquePointer) -> String {
+        let label = lilv_plugin_get_class(p).flatMap { string(lilv_plugin_class_get_label($0)) } ?? "Plugin"
+        return label.hasSuffix(" Plugin") ? String(label.dropLast(" Plugin".count)) : label
     }
 
     private func describePort(_ p: OpaquePointer, _ index: Int) -> LV2Port {
