@@ -159,10 +159,29 @@ enum PluginText {
                     + "\(port.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  "
                     + "\(number(range.lowerBound))...\(number(range.upperBound))  "
                     + "default \(number(port.defaultValue(sampleRate: sampleRate)))"
-                    + (port.unit.label.isEmpty ? "" : " \(port.unit.label)") + kind)
+                    + (port.unit.label.isEmpty ? "" : " \(port.unit.label)") + kind
+                    + gainInDecibels(port, range, sampleRate))
+            // A choice's named values, as the plugin labels them: `0 Feed-forward, 1 Feed-back`.
+            if !port.scalePoints.isEmpty {
+                let padding = String(repeating: " ", count: symbolWidth + nameWidth + 6)
+                let values = port.scalePoints.map { "\(number($0.value)) \($0.label)" }.joined(separator: ", ")
+                lines.append(padding + "values: " + values)
+            }
         }
         if controls.isEmpty { lines.append("  (none)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// A linear gain port (LSP's `G`: 1 is 0 dB) in dB too, as people think of it:
+    /// ` (-60...0 dB, default -12 dB)`; empty for other ports.
+    private static func gainInDecibels(_ port: LV2Port, _ range: ClosedRange<Float>, _ sampleRate: Double) -> String {
+        guard port.unit.label == "G" else { return "" }
+        func db(_ gain: Float) -> String {
+            gain > 0 ? String(format: "%.0f", 20 * log10(Double(gain))) : "-inf"
+        }
+        return
+            " (\(db(range.lowerBound))...\(db(range.upperBound)) dB, default \(db(port.defaultValue(sampleRate: sampleRate)))"
+            + " dB)"
     }
 
     /// How the mono voice reaches the plugin and comes back.

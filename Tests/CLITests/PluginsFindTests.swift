@@ -70,3 +70,26 @@ struct PluginsFindTests {
         #expect(categories == categories.sorted(), "\(categories)")
     }
 }
+
+extension PluginsFindTests {
+    @Test(
+        "show labels a choice's values (lv2:scalePoint) beside their numbers, and gives each control's unit",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/lib/lv2/lsp-plugins.lv2/compressor_mono.ttl"),
+            "lsp-plugins-lv2 is not installed"))
+    func scalePointLabels() throws {
+        let r = try CommandRunner.voicerack(["plugins", "show", "LSP Compressor Mono"], environment: system)
+        #expect(r.status == 0, "\(r.standardError)")
+        let lines = r.standardOutput.split(separator: "\n").map(String.init)
+        let mode = try #require(lines.firstIndex { $0.hasPrefix("  cm ") }, "\(r.standardOutput)")
+        #expect(
+            lines[mode + 1].trimmingCharacters(in: .whitespaces) == "values: 0 Down, 1 Up, 2 Boot", "\(lines[mode + 1])"
+        )
+        #expect(lines.contains { $0.hasPrefix("  at ") && $0.hasSuffix("default 20 ms") }, "\(r.standardOutput)")
+        // LSP's linear gain (G, 1 = 0 dB) is given in dB as well: the attack threshold's
+        // default 0.25119 is -12 dB.
+        #expect(
+            lines.contains { $0.hasPrefix("  al ") && $0.hasSuffix("default 0.25119 G (-60...0 dB, default -12 dB)") },
+            "\(r.standardOutput)")
+    }
+}

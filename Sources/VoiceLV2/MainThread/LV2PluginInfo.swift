@@ -92,6 +92,8 @@ public struct LV2Port: Sendable {
     public let unit: LV2PortUnit
     /// Atom ports: the smallest buffer the plugin accepts (resize-port:minimumSize), in bytes.
     public let minimumSize: Int?
+    /// The values the plugin names (lv2:scalePoint), by value: `0 Feed-forward`, `1 Feed-back`.
+    public var scalePoints: [LV2ScalePoint] = []
 
     /// The allowed values at `sampleRate`: the declared bounds (0...1 when absent), scaled when
     /// the port says so, and widened to hold the default.
@@ -108,4 +110,12 @@ public struct LV2Port: Sendable {
         let r = range(sampleRate: sampleRate)
         return min(max(declaredDefault ?? r.lowerBound, r.lowerBound), r.upperBound)
     }
+}
+
+/// One named value of a control port (lv2:scalePoint): a mode's or a choice's label.
+///
+/// - Realtime: never (a value with a string).
+public struct LV2ScalePoint: Sendable, Equatable {
+    public let value: Float
+    public let label: String
 }

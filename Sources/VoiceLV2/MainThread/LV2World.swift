@@ -127,7 +127,7 @@ public final class LV2World: @unchecked Sendable {
         defer { lilv_node_free(sizeNode) }
         let designation = lilv_port_get(p, port, node(LV2URI.designation))
         defer { lilv_node_free(designation) }
-        return LV2Port(
+        var described = LV2Port(
             index: index, symbol: string(lilv_port_get_symbol(p, port)) ?? "port\(index)",
             name: string(nameNode) ?? "", kind: kind, isInput: isA(LV2URI.inputPort),
             minimum: number(low), maximum: number(high), declaredDefault: number(def),
@@ -138,6 +138,25 @@ public final class LV2World: @unchecked Sendable {
             connectionOptional: has(LV2URI.connectionOptional),
             unit: LV2PortUnit(uri: unitNode.flatMap(string), symbol: unitSymbol.flatMap(string)),
             minimumSize: sizeNode.flatMap { lilv_node_is_int($0) ? Int(lilv_node_as_int($0)) : nil })
+        described.scalePoints = scalePoints(p, port)
+        return described
+    }
+
+    /// The port's lv2:scalePoint values with their labels, by value. Call with the lock held.
+    private func scalePoints(_ p: OpaquePointer, _ port: OpaquePointer?) -> [LV2ScalePoint] {
+        guard let points = lilv_port_get_scale_points(p, port) else { return [] }
+        defer { lilv_scale_points_free(points) }
+        var result: [LV2ScalePoint] = []
+        var i = lilv_scale_points_begin(points)
+        while !lilv_scale_points_is_end(points, i) {
+            if let point = lilv_scale_points_get(points, i), let value = number(lilv_scale_point_get_value(point)),
+                let label = string(lilv_scale_point_get_label(point))
+            {
+                result.append(LV2ScalePoint(value: value, label: label))
+            }
+            i = lilv_scale_points_next(points, i)
+        }
+        return result.sorted { $0.value < $1.value }
     }
 
     private func string(_ n: OpaquePointer?) -> String? {
