@@ -45,6 +45,7 @@ extension TerminalStatusTmuxTests {
         let summary = try #require(
             rows.first { $0.hasPrefix("voicerack: summary: echo removed: ") }, "\(rows.joined(separator: "\n"))")
         #expect(summary.hasSuffix("dB (good)"), "\(summary)")
+        print("exit summary after the call: \(summary)")
         // The status line is gone: no row holds a piece of it after the exit.
         for (index, row) in rows.enumerated() {
             #expect(!row.contains("mic [") && !row.hasPrefix("REC "), "row \(index) after exit: \(row)")
