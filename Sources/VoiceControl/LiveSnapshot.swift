@@ -78,6 +78,8 @@ public struct LiveSnapshot: Sendable, Equatable {
     }
     /// The stream's state in words ("on air 00:01:02, …"); nil when not streaming.
     public var stream: String?
+    /// The stream as figures; nil when the session has no stream configured (`--stream`).
+    public var streamFigures: StreamFigures?
     /// The backing track plays (nil without one), and how far, seconds.
     public var backingPlaying: Bool?
     public var backingSeconds: Double = 0

@@ -45,6 +45,7 @@ extension LiveLoop {
                 framesLost: recorder.framesLost)
         }
         snapshot.stream = streaming?.statusText
+        snapshot.streamFigures = streaming?.figures
         if let backing {
             snapshot.backingPlaying = backing.source.pointee.isPlaying
             snapshot.backingSeconds = backing.secondsPlayed
