@@ -119,6 +119,7 @@ final class HubBackend: PanelBackend {
         m.dspLoadPercent = s.dspLoadPercent
         m.xruns = s.xruns
         m.overruns = s.overruns
+        m.framesNotRun = s.framesNotRun
         m.worstCyclePercent = s.worstCyclePercent
         m.monitorMuted = s.monitorMuted
         m.voiceMuted = s.voiceMuted
@@ -126,7 +127,7 @@ final class HubBackend: PanelBackend {
             m.recording = true
             m.recordingSeconds = recording.seconds
             m.recordingFiles = recording.files.map { URL(fileURLWithPath: $0).lastPathComponent }
-            m.framesLost = recording.framesLost
+            m.framesLost = recording.framesLost / max(1, recording.files.count)
         }
         m.backing = s.backingPlaying.map { $0 ? "playing" : "paused" }
         m.backingSeconds = s.backingSeconds

@@ -43,7 +43,10 @@ public struct PanelMeters: Codable, Sendable, Equatable {
     public var recordingSeconds: Double = 0
     /// The files being recorded (names only, no folders).
     public var recordingFiles: [String] = []
+    /// Frames the recording wrote as silence, per file: lost to a slow disk, or not run.
     public var framesLost = 0
+    /// Frames of the timeline the process thread did not run for (xruns), since the start.
+    public var framesNotRun = 0
     /// "playing", "paused", or nil without a backing track.
     public var backing: String?
     public var backingSeconds: Double = 0

@@ -83,7 +83,7 @@ enum PanelPage {
               <div class="row"><button id="record" class="rec">● Record</button><b id="rectime">00:00:00</b></div>
               <div class="figures">
                 <div class="fig"><span>frames not run (xruns)</span><b id="recxruns">0</b></div>
-                <div class="fig"><span>lost, written as silence</span><b id="lost">0 frames</b></div>
+                <div class="fig" title="per file: frames lost to a slow disk, and frames not run while recording"><span>written as silence</span><b id="lost">0 frames</b></div>
               </div>
               <div class="row" id="taps">taps:
                 <label><input type="checkbox" id="tap-voice" value="voice">voice</label><label><input type="checkbox" id="tap-mic" value="mic">mic</label>

@@ -104,7 +104,7 @@ enum PanelScript {
           $('record').textContent = m.recording ? '■ Stop' : '● Record';
           $('record').classList.toggle('on', m.recording); $('record').dataset.recording = m.recording;
           $('rectime').textContent = clock(m.recording ? m.recordingSeconds : 0);
-          $('recxruns').textContent = m.xruns;
+          $('recxruns').textContent = m.framesNotRun + ' (' + m.xruns + ' xrun' + (m.xruns === 1 ? ')' : 's)');
           $('lost').textContent = m.framesLost + ' frames';
           $('files').textContent = m.recordingFiles.join(', ');
           $('backingstate').textContent = m.backing ? m.backing + ', ' + clock(m.backingSeconds) + ' played' : 'no backing track';
