@@ -125,6 +125,20 @@ extension LiveClientTests {
             #expect(abs(bypassed - limited) < 1)
             #expect(orderB - orderA > 5, "the order is heard")
 
+            // Dragging the compressor's card onto the limiter's puts it first again.
+            browser.run([
+                "cmd": "eval",
+                "js": """
+                const from = document.getElementById('unit-compressor'), to = document.getElementById('unit-limiter');
+                const data = new DataTransfer();
+                from.dispatchEvent(new DragEvent('dragstart', { dataTransfer: data, bubbles: true }));
+                to.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+                to.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+                from.dispatchEvent(new DragEvent('dragend', { dataTransfer: data, bubbles: true }));
+                """,
+            ])
+            Self.waitForChain(browser, ["compressor", "limiter"])
+
             // Remove both units: the voice is the sine again.
             browser.run(["cmd": "click", "id": "remove-compressor"])
             Self.waitForChain(browser, ["limiter"])
@@ -162,6 +176,9 @@ extension LiveClientTests {
             #expect(lit >= 5 && lit <= 7, "-48 dBFS lights the segments from -60 up to -48")
             #expect(colours == "rgb(63, 191, 111)", "green only, no yellow or red")
             #expect(ticks.contains("-18") && ticks.contains("-6"))
+
+            // The monitor is off in raw: no "Unmute monitor" to press.
+            #expect(browser.value("document.getElementById('unmute').hidden") as? Bool == true)
 
             // A 412 px phone: the page lays out in one column without scrolling sideways.
             #expect(browser.run(["cmd": "viewport", "width": 412]) as? Int == 412)
