@@ -78,13 +78,14 @@ struct LiveControl {
     /// `set KEY VALUE`.
     private mutating func set(_ key: String, _ value: LiveValue) -> LiveReply {
         let before = running
-        if let refusal = Self.notInChain(key, chain: before.engine.chain) { return .failure("set: " + refusal) }
         let wanted: PresetSettings
         do {
             wanted = try PresetEdit.setting(key, value, in: before, pluginHost: host.pluginHost)
         } catch {
             return .failure("set: \(error.message)")
         }
+        // After the key's own checks, so a misspelt key still gets its "did you mean".
+        if let refusal = Self.notInChain(key, chain: before.engine.chain) { return .failure("set: " + refusal) }
         guard wanted != before else { return LiveReply(lines: ["\(key) is already \(value)"]) }
         if before.engine.chainDiffers(from: wanted.engine) {
             // chain.order: a new chain, built here and swapped in.
