@@ -36,6 +36,7 @@ extension LiveLoop {
         snapshot.worstCyclePercent = d.cycle.worstPercentOfPeriod
         snapshot.xruns = d.xruns
         snapshot.overruns = d.cycle.overruns
+        snapshot.framesNotRun = d.framesMissed
         snapshot.sampleRate = s.sampleRate
         snapshot.blockSize = s.blockSize
         snapshot.latencySamples = s.latency
@@ -45,6 +46,7 @@ extension LiveLoop {
                 framesLost: recorder.framesLost)
         }
         snapshot.stream = streaming?.statusText
+        snapshot.streamFigures = streaming?.figures
         if let backing {
             snapshot.backingPlaying = backing.source.pointee.isPlaying
             snapshot.backingSeconds = backing.secondsPlayed
