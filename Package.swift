@@ -196,7 +196,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"], exclude: ["slurm-array.sh"]),
         // The web panel's server against a bare client: token, Host, Origin, message limits. The
         // browser tests (chromium on a dummy jackd; skipped without chromium) are among the JACK ones.
-        .testTarget(name: "VoiceWebTests", dependencies: ["VoiceWeb", "VoiceControl", "VoiceTestSupport"]),
+        .testTarget(
+            name: "VoiceWebTests", dependencies: ["VoiceWeb", "VoiceControl", "VoicePresets", "VoiceTestSupport"]),
         // Runs the built `voicerack` against a real jackd (dummy driver); skips when jackd is absent.
         // The auto-connect test drives VoiceJACK's driver itself, to make a patchbay's connection
         // between activation and auto-connect.

@@ -71,7 +71,7 @@ Architecture: $architecture
 Maintainer: voicerack developers <voicerack@users.noreply.github.com>
 Installed-Size: $size
 Depends: $depends
-Recommends: jackd2 | pipewire-jack
+Recommends: jackd2 | pipewire-jack, pipewire-bin, libglib2.0-bin
 Suggests: qjackctl, x42-plugins, lsp-plugins-lv2, swh-lv2, liblo-tools
 Section: sound
 Priority: optional

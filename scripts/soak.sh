@@ -47,6 +47,8 @@ fi
 # Short: jack_lsp 1.9.21 aborts in malloc for some longer server names (seen with 24 characters).
 server="vr-soak-$$"
 work=$(mktemp -d "${TMPDIR:-/tmp}/voicerack-soak.XXXXXX")
+# The web panel's lasting token goes to a private config folder, not the user's.
+export XDG_CONFIG_HOME="$work/config"
 pids=()
 # Stops what we started, newest first, each before the next: jackd last, once its clients are
 # gone (a jackd that dies unclean keeps its slot in JACK's 8-server registry in /dev/shm).

@@ -32,6 +32,11 @@ echo "$info" | sed 's/^/test-package: dpkg-deb --info: /' >&2
 grep -q '^ Depends: .*libjack-jackd2-0.*libspeexdsp1.*' <<<"$info" || grep -q '^ Depends: .*libspeexdsp1' <<<"$info" \
   || fail "Depends does not name libspeexdsp1: $info"
 grep -q '^ Depends: .*libsndfile1' <<<"$info" || fail "Depends does not name libsndfile1"
+# --pipewire runs pw-dump, pw-cli and pw-metadata (pipewire-bin) and sends notifications with
+# gdbus (libglib2.0-bin): recommended, as a desktop without them still runs voicerack on JACK.
+for recommended in pipewire-bin libglib2.0-bin; do
+  grep -q "^ Recommends: .*\\b$recommended\\b" <<<"$info" || fail "Recommends does not name $recommended: $info"
+done
 contents=$(dpkg-deb --contents "$package")
 for f in ./usr/bin/voicerack ./usr/share/voicerack/presets/echo-cancel.toml ./usr/share/man/man1/voicerack.1.gz \
   ./usr/share/bash-completion/completions/voicerack ./usr/share/zsh/vendor-completions/_voicerack \

@@ -27,11 +27,15 @@ public enum EchoVerdict: String, Sendable, CaseIterable {
     }
 
     /// What a surface says before there is a figure: `measuring` while the far end plays (the
-    /// engine measures over stretches of far end alone), else `no far end yet`.
-    public static func waiting(farActive: Bool) -> String { farActive ? "measuring" : "no far end yet" }
+    /// engine measures over stretches of far end alone), `far end silent` when it has played
+    /// before (`farHeard`), else `no far end yet`.
+    public static func waiting(farActive: Bool, farHeard: Bool = false) -> String {
+        farActive ? "measuring" : farHeard ? "far end silent" : "no far end yet"
+    }
 
     /// The verdict words for `snapshot`: the advice once measured, else what it waits for.
-    public static func words(_ snapshot: LiveSnapshot) -> String {
-        snapshot.echoRemovalDB.map { EchoVerdict(removedDB: $0).advice } ?? waiting(farActive: snapshot.farActive)
+    public static func words(_ snapshot: LiveSnapshot, farHeard: Bool = false) -> String {
+        snapshot.echoRemovalDB.map { EchoVerdict(removedDB: $0).advice }
+            ?? waiting(farActive: snapshot.farActive, farHeard: farHeard)
     }
 }

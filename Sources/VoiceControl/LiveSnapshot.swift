@@ -55,6 +55,9 @@ public struct LiveSnapshot: Sendable, Equatable {
     public var xruns = 0
     /// Process callbacks that took longer than their period.
     public var overruns = 0
+    /// Frames of the server's timeline this client did not run for (xruns, a stopped process),
+    /// since activation; a recording pads them with silence.
+    public var framesNotRun = 0
     public var sampleRate = 0
     public var blockSize = 0
     /// Samples voice_out lags mic_in.
@@ -81,6 +84,8 @@ public struct LiveSnapshot: Sendable, Equatable {
     }
     /// The stream's state in words ("on air 00:01:02, …"); nil when not streaming.
     public var stream: String?
+    /// The stream as figures; nil when the session has no stream configured (`--stream`).
+    public var streamFigures: StreamFigures?
     /// The backing track plays (nil without one), and how far, seconds.
     public var backingPlaying: Bool?
     public var backingSeconds: Double = 0

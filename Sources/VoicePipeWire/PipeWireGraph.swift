@@ -41,7 +41,13 @@ public struct PipeWireGraph: Sendable, Equatable {
     public var defaultSink: String?
     public var defaultSource: String?
     /// True when WirePlumber (or another client that calls itself so) is connected.
-    public var hasWirePlumber = false
+    public var hasWirePlumber: Bool { !wirePlumberClients.isEmpty }
+    /// The `object.serial`s of WirePlumber's clients (it has two): PipeWire reuses ids, never
+    /// serials, so a restarted WirePlumber has new ones.
+    public var wirePlumberClients: Set<Int> = []
+    /// The names of apps' audio streams (`Stream/Output/Audio`, `Stream/Input/Audio`) that are
+    /// not running: not linked, or paused.
+    public var idleStreams: [String] = []
 
     /// Parses `pw-dump` output (PWDumpStream.swift); nil when it is not JSON arrays of objects.
     public init?(pwDump data: Data) {
@@ -57,6 +63,10 @@ public struct PipeWireGraph: Sendable, Equatable {
             let info = object["info"] as? [String: Any]
             let props = info?["props"] as? [String: Any] ?? object["props"] as? [String: Any] ?? [:]
             switch type {
+            case "Node" where (props["media.class"] as? String)?.hasPrefix("Stream/") == true:
+                if info?["state"] as? String != "running" {
+                    idleStreams.append(props["node.name"] as? String ?? "stream \(object["id"] ?? "")")
+                }
             case "Node":
                 guard let id = object["id"] as? Int, let name = props["node.name"] as? String,
                     let mediaClass = props["media.class"] as? String, mediaClass.hasPrefix("Audio/")
@@ -80,7 +90,9 @@ public struct PipeWireGraph: Sendable, Equatable {
                     }
                 }
             case "Client":
-                if (props["application.name"] as? String)?.hasPrefix("WirePlumber") == true { hasWirePlumber = true }
+                if (props["application.name"] as? String)?.hasPrefix("WirePlumber") == true {
+                    wirePlumberClients.insert(props["object.serial"] as? Int ?? object["id"] as? Int ?? -1)
+                }
             default:
                 continue
             }

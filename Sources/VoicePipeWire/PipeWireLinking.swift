@@ -33,13 +33,15 @@ public struct PipeWireLinking {
     public var lastMissing: [String] = []
     public var lastError: String?
     /// Nodes already made the defaults (`--make-default`), by PipeWire id: once per node, so a
-    /// default the user picks afterwards stays.
+    /// default the user picks afterwards stays. Emptied when PipeWire restarted (a new pw-dump run).
     public var defaultsMade: Set<Int> = []
     /// True when no PipeWire graph could be read at the start (plain jackd): voicerack then
     /// auto-connects as without `--pipewire`, and never reads the graph again.
     public var plainJACK = false
     /// True once the start's links (or the auto-connection instead) were made.
     public var started = false
+    /// WirePlumber coming and going (restarted alone), and what voicerack said of it.
+    public var wirePlumber = WirePlumberRestart()
     /// voice_out's mute and the microphone node's, kept equal, since pw-dump run `muteRun`.
     public var mute = SourceMuteSync()
     public var muteRun = 0

@@ -58,11 +58,23 @@ public final class PipeWireWatch: @unchecked Sendable {
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
+    /// What goes before pw-dump so that it dies with voicerack: util-linux's `setpriv
+    /// --pdeathsig KILL` (the kernel's PR_SET_PDEATHSIG), when it is on `PATH`. Without it, a
+    /// pw-dump whose voicerack was killed (SIGKILL: no `stop`) waits for PipeWire's next change
+    /// before it finds its output gone.
+    static let dieWithParent: [String] = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let found = path.split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/setpriv")
+        }
+        return found ? ["setpriv", "--pdeathsig", "KILL"] : []
+    }()
+
     /// Runs one pw-dump --monitor until it ends, publishing a graph after each change.
     private func follow() {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pw-dump", "--monitor", "-N"] + (remote.map { ["-r", $0] } ?? [])
+        process.arguments = Self.dieWithParent + ["pw-dump", "--monitor", "-N"] + (remote.map { ["-r", $0] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -8,6 +8,12 @@ public struct StreamComparison: CustomStringConvertible {
     public let correlation: Double
     public let decodedLevelDB: Double
     public let localLevelDB: Double
+    /// Where the decoded audio starts in the local copy, in seconds: how late the listener joined
+    /// (a server without a burst on connect sends a late listener nothing of the past).
+    public let joinSeconds: Double
+    /// The local copy's seconds from the listener's join to its end that the decoded audio lacks:
+    /// near 0 when nothing was lost on air after the join.
+    public var missingAfterJoinSeconds: Double { localSeconds - joinSeconds - decodedSeconds }
 
     /// Compares `decoded` with `local` (both mono at `rate`, each at least 3 s long).
     public init(decoded: [Float], local: [Float], rate: Int) {
@@ -18,6 +24,7 @@ public struct StreamComparison: CustomStringConvertible {
         let (lag, c) = Self.bestMatch(of: probe, in: local)
         correlation = c
         let offset = lag - probeStart
+        joinSeconds = Double(offset) / Double(rate)
         let span = max(0, probeStart - rate)..<min(decoded.count, probeStart + 2 * rate)
         let localSpan = max(0, span.lowerBound + offset)..<min(local.count, span.upperBound + offset)
         decodedLevelDB = Measure.levelDB(decoded, span)
@@ -25,7 +32,7 @@ public struct StreamComparison: CustomStringConvertible {
     }
 
     public var description: String {
-        "decoded \(Self.format(decodedSeconds)) s against \(Self.format(localSeconds)) s local; level \(Self.format(decodedLevelDB)) against \(Self.format(localLevelDB)) dBFS; correlation \(Self.format(correlation, digits: 3))"
+        "decoded \(Self.format(decodedSeconds)) s against \(Self.format(localSeconds)) s local; level \(Self.format(decodedLevelDB)) against \(Self.format(localLevelDB)) dBFS; correlation \(Self.format(correlation, digits: 3)); joined at \(Self.format(joinSeconds)) s"
     }
 
     private static func format(_ x: Double, digits: Int = 2) -> String {

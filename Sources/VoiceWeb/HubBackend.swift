@@ -17,6 +17,8 @@ final class HubBackend: PanelBackend {
     let presetFolder: @Sendable () -> String?
     private let preset: Mutex<String>
     private let lastKeys = Mutex<[LiveKey]>([])
+    /// The far end has been active at least once in this session.
+    private let farHeard = Mutex(false)
 
     init(
         hub: ControlHub, preset: String, restartKeys: Set<String>, presets: @escaping @Sendable () -> [String],
@@ -31,7 +33,16 @@ final class HubBackend: PanelBackend {
 
     func watch() -> (any Sendable)? { hub.watchMeters() }
 
-    func meters() -> PanelMeters { Self.meters(hub.snapshot()) }
+    /// The figures; once the far end has been heard, a silent far end reads "far end silent",
+    /// not "no far end yet".
+    func meters() -> PanelMeters {
+        let snapshot = hub.snapshot()
+        let heard = farHeard.withLock { heard in
+            heard = heard || snapshot.farActive
+            return heard
+        }
+        return Self.meters(snapshot, farHeard: heard)
+    }
 
     /// The controls from `show`; when the session refused it (its budget spent by a flood),
     /// the last ones it gave, so the page keeps its controls.
@@ -39,9 +50,7 @@ final class HubBackend: PanelBackend {
         let shown = await run(.show, surface: "web page")
         let keys = shown.succeeded ? shown.keys : lastKeys.withLock { $0 }
         if shown.succeeded { lastKeys.withLock { $0 = keys } }
-        return PanelSetup(
-            controls: keys.map { Self.control($0, live: !restartKeys.contains($0.key)) }, presets: presets(),
-            preset: preset.withLock { $0 })
+        return PanelRack.setup(keys, restartKeys: restartKeys, presets: presets(), preset: preset.withLock { $0 })
     }
 
     func perform(_ request: PanelRequest) async -> PanelReply {
@@ -53,6 +62,7 @@ final class HubBackend: PanelBackend {
         case .pauseBacking: reply = await run(.backing(.toggle))
         case .unmuteMonitor: reply = await run(.unmuteMonitor)
         case .muteVoice(let on): reply = await run(.muteVoice(on))
+        case .stream(let on): reply = await run(.stream(on))
         case .loadPreset(let name):
             reply = await run(.loadPreset(name))
             if reply.succeeded { preset.withLock { $0 = name } }
@@ -90,7 +100,7 @@ final class HubBackend: PanelBackend {
     }
 
     /// The page's figures from the session's snapshot (silence as -120 dBFS: JSON has no -inf).
-    static func meters(_ s: LiveSnapshot) -> PanelMeters {
+    static func meters(_ s: LiveSnapshot, farHeard: Bool = false) -> PanelMeters {
         func db(_ value: Double) -> Double { value.isFinite ? max(-120, value) : -120 }
         var m = PanelMeters()
         m.time = s.time
@@ -99,8 +109,9 @@ final class HubBackend: PanelBackend {
         (m.voiceDB, m.voicePeakDB) = (db(s.voice.level), db(s.voice.peak))
         (m.monitorDB, m.monitorPeakDB) = (db(s.monitor.level), db(s.monitor.peak))
         m.echoRemovalDB = s.echoRemovalDB.map { max(0, $0) }
-        // The verdict rule every surface says (EchoVerdict): measuring until the far end played alone.
-        m.echoVerdict = EchoVerdict.words(s)
+        // The verdict rule every surface says (EchoVerdict): measuring until the far end played
+        // alone; once it was heard, a silent far end reads "far end silent".
+        m.echoVerdict = s.echoVerdict ?? EchoVerdict.waiting(farActive: s.farActive, farHeard: farHeard)
         m.delayMS = s.delayMilliseconds
         m.driftPPM = s.driftPPM
         m.voiceActive = s.voiceActive
@@ -109,6 +120,7 @@ final class HubBackend: PanelBackend {
         m.dspLoadPercent = s.dspLoadPercent
         m.xruns = s.xruns
         m.overruns = s.overruns
+        m.framesNotRun = s.framesNotRun
         m.worstCyclePercent = s.worstCyclePercent
         m.monitorMuted = s.monitorMuted
         m.voiceMuted = s.voiceMuted
@@ -116,26 +128,18 @@ final class HubBackend: PanelBackend {
             m.recording = true
             m.recordingSeconds = recording.seconds
             m.recordingFiles = recording.files.map { URL(fileURLWithPath: $0).lastPathComponent }
-            m.framesLost = recording.framesLost
+            m.framesLost = recording.framesLost / max(1, recording.files.count)
         }
         m.backing = s.backingPlaying.map { $0 ? "playing" : "paused" }
         m.backingSeconds = s.backingSeconds
+        if let stream = s.streamFigures {
+            m.streamState = stream.state
+            m.streamSecondsOnAir = stream.secondsOnAir
+            m.streamSecondsLost = stream.secondsLost
+            m.streamReconnects = stream.reconnects
+            m.streamReason = stream.reason
+        }
         return m
     }
 
-    /// A key as the page draws it.
-    static func control(_ key: LiveKey, live: Bool) -> PanelControl {
-        switch key.kind {
-        case .number(let minimum, let maximum, let unit, let zero):
-            PanelControl(
-                key: key.key, kind: .number, minimum: minimum, maximum: maximum, zero: zero, unit: unit,
-                value: key.value, live: live, help: key.help)
-        case .boolean:
-            PanelControl(key: key.key, kind: .toggle, value: key.value, live: live, help: key.help)
-        case .choice(let choices):
-            PanelControl(key: key.key, kind: .choice, choices: choices, value: key.value, live: live, help: key.help)
-        case .list, .text:
-            PanelControl(key: key.key, kind: .text, value: key.value, live: live, help: key.help)
-        }
-    }
 }

@@ -19,7 +19,8 @@ public struct PanelMeters: Codable, Sendable, Equatable {
     /// Echo removed (ERLE, dB); nil until the far end has played alone long enough to measure.
     public var echoRemovalDB: Double?
     /// A few words for the user: "good", "fair: …", "poor: …", "measuring", "no far end yet"
-    /// (the page says "off" when echo_canceller.enabled is false).
+    /// (before any far end was heard), "far end silent" (after; nothing to measure now); the page
+    /// says "off" when echo_canceller.enabled is false.
     public var echoVerdict = "no far end yet"
     /// Estimated mic/far-end delay, ms; nil until found.
     public var delayMS: Double?
@@ -42,10 +43,20 @@ public struct PanelMeters: Codable, Sendable, Equatable {
     public var recordingSeconds: Double = 0
     /// The files being recorded (names only, no folders).
     public var recordingFiles: [String] = []
+    /// Frames the recording wrote as silence, per file: lost to a slow disk, or not run.
     public var framesLost = 0
+    /// Frames of the timeline the process thread did not run for (xruns), since the start.
+    public var framesNotRun = 0
     /// "playing", "paused", or nil without a backing track.
     public var backing: String?
     public var backingSeconds: Double = 0
+    /// The stream card: `none` (no --stream), `off`, `connecting`, `live`, `reconnecting`,
+    /// `stopped`; seconds on air and lost, reconnects, and why it reconnects or stopped.
+    public var streamState = "none"
+    public var streamSecondsOnAir: Double = 0
+    public var streamSecondsLost: Double = 0
+    public var streamReconnects = 0
+    public var streamReason = ""
 
     public init() {}
 }
@@ -72,6 +83,13 @@ public struct PanelControl: Codable, Sendable, Equatable {
     /// False: the key needs a restart; the page shows it without letting it be changed.
     public var live: Bool
     public var help: String
+    /// What the page writes beside the control ("Threshold", "Speed"); the key when empty.
+    public var label: String = ""
+    /// Labels for `choices`, in order ("peak", "RMS" for 0 and 1); the choices themselves when nil.
+    public var choiceLabels: [String]?
+    /// What a switch sends on and off when it is not a true/false key (a unit's bypass: 1 and 0).
+    public var onValue: String?
+    public var offValue: String?
 
     public init(
         key: String, kind: Kind, minimum: Double? = nil, maximum: Double? = nil, zero: String? = nil,
@@ -94,14 +112,22 @@ public struct PanelControl: Codable, Sendable, Equatable {
 ///
 /// - Realtime: never.
 public struct PanelSetup: Codable, Sendable, Equatable {
+    /// The keys outside the chain, and the controls of the units in it (none of the others).
     public var controls: [PanelControl]
     public var presets: [String]
     /// The preset the session runs (the last one loaded).
     public var preset: String
+    /// The chain's units in processing order (`chain.order`), and every unit that may be added.
+    public var chain: [String]
+    public var units: [String]
 
-    public init(controls: [PanelControl], presets: [String], preset: String) {
+    public init(
+        controls: [PanelControl], presets: [String], preset: String, chain: [String] = [], units: [String] = []
+    ) {
         self.controls = controls
         self.presets = presets
         self.preset = preset
+        self.chain = chain
+        self.units = units
     }
 }

@@ -18,6 +18,8 @@ public enum PanelRequest: Sendable, Equatable {
     /// Unmute the monitor after the feedback guard muted it.
     case unmuteMonitor
     case muteVoice(Bool)
+    /// Start (true) or stop (false) the `--stream` stream.
+    case stream(Bool)
     /// Load a preset of the library by name: its live keys apply, the rest is reported.
     case loadPreset(String)
     /// Save the running setup as a preset file `NAME.toml` in the user's preset folder.
@@ -67,6 +69,8 @@ public enum PanelRequest: Sendable, Equatable {
             return (.unmuteMonitor, id)
         case "mute":
             return (.muteVoice(try flag("on")), id)
+        case "stream":
+            return (.stream(try flag("on")), id)
         case "load":
             let name = try string("preset")
             guard isName(name) else { throw PanelError("'\(name)' is not a preset name (letters, digits, - and _)") }

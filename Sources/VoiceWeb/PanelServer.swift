@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// The web control panel's server (`voicerack run --web`): the page at `/` and its WebSocket at
-/// `/ws`, both only with the session's token, served by FlyingFox on its own tasks.
+/// `/ws`, both only with the session's token (a fixed one, or the token file's, which a
+/// rotation replaces at once), served by FlyingFox on its own tasks.
 ///
 /// Checks, in order, on every request: the path is `/` or `/ws` (else 404); the `Host` header
 /// names this server (a loopback bind only; defeats DNS rebinding); an `Origin`, when sent, is this
@@ -17,7 +18,7 @@ import Synchronization
 /// - Realtime: never; `start` and `stop` from the main thread, the rest on the server's tasks.
 public final class PanelServer: Sendable {
     public let address: PanelAddress
-    public let token: PanelToken
+    private let tokens: PanelTokens
     private let server: HTTPServer
     private let routes: PanelRoutes
     private let task = Mutex<Task<Void, any Error>?>(nil)
@@ -38,12 +39,13 @@ public final class PanelServer: Sendable {
     /// `note` takes the server's lines for the session's log. `headTimeout` (seconds) and
     /// `maxConnections` (default: below the descriptor limit) override `limits`, for tests.
     public init(
-        address: PanelAddress, token: PanelToken = PanelToken(), backend: any PanelBackend,
+        address: PanelAddress, token: PanelToken = PanelToken(), tokenFile: PanelTokenFile? = nil,
+        backend: any PanelBackend,
         interval: Duration = .milliseconds(40), note: @escaping @Sendable (String) -> Void = { _ in },
         headTimeout: Double? = nil, maxConnections: Int? = nil
     ) throws(PanelError) {
         self.address = address
-        self.token = token
+        tokens = PanelTokens(token, file: tokenFile)
         let socketAddress: sockaddr_in
         do {
             socketAddress = try sockaddr_in.inet(ip4: address.host, port: address.port)
@@ -51,7 +53,7 @@ public final class PanelServer: Sendable {
             throw PanelError("--web: cannot use address \(address.host): \(error)")
         }
         routes = PanelRoutes(
-            token: token, loopbackHost: address.isLoopback ? address.host : nil, backend: backend, interval: interval)
+            tokens: tokens, loopbackHost: address.isLoopback ? address.host : nil, backend: backend, interval: interval)
         var limits = Self.limits
         if let headTimeout { limits.headTimeout = headTimeout }
         if let maxConnections { limits.maxConnections = maxConnections }
@@ -98,6 +100,9 @@ public final class PanelServer: Sendable {
         }
     }
 
+    /// The token in force: the one given, or the token file's latest (`tokenFile`).
+    public var token: PanelToken { tokens.current }
+
     /// The port listened on, once started.
     public var port: UInt16 { routes.port.withLock { $0 } }
 
@@ -135,7 +140,7 @@ private final class StartFailure: Sendable {
 
 /// The two routes and their checks. - Realtime: never; the server's tasks.
 final class PanelRoutes: HTTPHandler, Sendable {
-    let token: PanelToken
+    let tokens: PanelTokens
     /// The loopback address bound (`127.0.0.1`), whose name alone a request may give as its Host;
     /// nil for a wider bind.
     let loopbackHost: String?
@@ -146,8 +151,8 @@ final class PanelRoutes: HTTPHandler, Sendable {
     /// The port listened on (the chosen one when the address asked for 0); set once listening.
     let port = Mutex<UInt16>(0)
 
-    init(token: PanelToken, loopbackHost: String?, backend: any PanelBackend, interval: Duration) {
-        self.token = token
+    init(tokens: PanelTokens, loopbackHost: String?, backend: any PanelBackend, interval: Duration) {
+        self.tokens = tokens
         self.loopbackHost = loopbackHost
         self.backend = backend
         self.interval = interval
@@ -175,7 +180,7 @@ final class PanelRoutes: HTTPHandler, Sendable {
         if socket, origin == nil {
             return Self.plain(.forbidden, "the panel's socket needs the Origin header a browser sends")
         }
-        guard token.matches(request.query["token"]) else {
+        guard tokens.current.matches(request.query["token"]) else {
             return Self.plain(.unauthorized, "the panel needs its token: open the address voicerack printed at start")
         }
         return nil

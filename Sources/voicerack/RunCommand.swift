@@ -249,11 +249,11 @@ struct Run: ParsableCommand {
 extension Run {
     /// The web panel for `--web`: the keys that need a restart from the preset schema, the
     /// preset library to load from, and saving into the first preset folder (`$VOICERACK_PRESETS`,
-    /// else the user's).
+    /// else the user's), and the token kept in the user's config folder (`voicerack panel`).
     static func webPanel(at address: PanelAddress, preset: String) -> WebSurface {
         WebSurface(
             address: address, preset: preset, restartKeys: PresetEdit.restartKeys(),
             presets: { PresetLibrary.standard(pluginHost: nil).names() },
-            presetFolder: { PresetLibrary.standardSearchPath().first?.path })
+            presetFolder: { PresetLibrary.standardSearchPath().first?.path }, tokenFile: PanelTokenFile())
     }
 }

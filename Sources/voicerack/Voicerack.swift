@@ -21,7 +21,7 @@ struct Voicerack: ParsableCommand {
             77 a server refused the credentials (Icecast password), 130 interrupted (nothing partial kept).
             """,
         version: VoicerackVersion.string,
-        subcommands: [Run.self, Process.self, Presets.self, Plugins.self],
+        subcommands: [Run.self, Process.self, Presets.self, Plugins.self, Panel.self],
         // A session manager (NSM) starts the executable without arguments: then `run`.
         defaultSubcommand: ProcessInfo.processInfo.environment["NSM_URL"] == nil ? nil : Run.self)
 

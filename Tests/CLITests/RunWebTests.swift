@@ -32,8 +32,14 @@ struct RunWebTests {
         }
         try #require(bound)
         let port = UInt16(bigEndian: address.sin_port)
+        // A private config folder: the panel's lasting token may be made before the listen fails.
+        let config = try TemporaryFolder()
         let r = try CommandRunner.voicerack(
-            ["run", "--preset", "raw", "--no-auto-connect", "--server", "voicerack-no-such-server", "--web", "\(port)"])
+            [
+                "run", "--preset", "raw", "--no-auto-connect", "--server", "voicerack-no-such-server", "--web",
+                "\(port)",
+            ],
+            environment: ["XDG_CONFIG_HOME": config.path])
         #expect(r.status == 69, "\(r.status): \(r.standardError.prefix(300))")
         #expect(r.standardError.contains("--web 127.0.0.1:\(port): cannot listen"), "\(r.standardError.prefix(300))")
         #expect(r.standardError.contains("Address already in use"))

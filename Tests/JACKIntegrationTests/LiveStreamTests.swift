@@ -31,7 +31,7 @@ extension LiveClientTests {
     }
 
     @Test(
-        "run --stream: ffmpeg decodes the mount; it matches the local recording (duration ±1 s, level within 1 dB, same content); the password is never printed",
+        "run --stream: ffmpeg decodes the mount; it matches the local recording from the listener's join on (none missing ±1 s, level within 1 dB, same content); the password is never printed",
         .enabled(if: streamToolsAvailable, "icecast2, ffmpeg or jack_simple_client missing"))
     func streamsWhatItRecords() throws {
         let password = "s3cret-\(UInt32.random(in: 0...UInt32.max))"
@@ -75,8 +75,11 @@ extension LiveClientTests {
         let recorded = try AudioFileContents.read(local).channels[0]
         let c = StreamComparison(decoded: heard, local: recorded, rate: rate)
         print("stream: \(c)")
-        // The listener joined a moment after the stream started: under a second missing at most.
-        #expect(abs(c.decodedSeconds - c.localSeconds) < 1)
+        // The recording starts with the run, the listener when ffmpeg has started and joined,
+        // which under load can be seconds later (the server has no burst on connect): from the
+        // join on, under a second may differ (the stream's end), none missing in between.
+        #expect(c.joinSeconds > -0.5 && c.joinSeconds < 20, "joined at \(c.joinSeconds) s")
+        #expect(abs(c.missingAfterJoinSeconds) < 1, "audio missing after the listener joined")
         // Same content: a second of the decoded speech found in the recording, correlating above 0.9.
         #expect(c.correlation > 0.9)
         #expect(abs(c.decodedLevelDB - c.localLevelDB) < 1)

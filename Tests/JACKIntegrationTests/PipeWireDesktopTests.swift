@@ -42,6 +42,17 @@ extension LiveClientTests {
         return missing
     }
 
+    /// Waits (up to 10 s) until voicerack's nodes are the default sink and source
+    /// (`--make-default`); whether they became so, and the defaults last seen.
+    static func awaitNodesDefault(on server: PipeWireServer) -> (made: Bool, defaults: (String, String)) {
+        var defaults = ("", "")
+        let made = poll(timeout: 10) {
+            defaults = (try? Self.defaults(on: server)) ?? ("", "")
+            return defaults == ("voicerack-call", "voicerack-mic")
+        }
+        return (made, defaults)
+    }
+
     /// The default sink and source as pipewire-pulse reports them.
     static func defaults(on server: PipeWireServer) throws -> (sink: String, source: String) {
         let info = try server.pactl(["info"])
@@ -171,15 +182,36 @@ extension LiveClientTests {
         defer { server.stop() }
         let (voicerack, _) = try launchVoicerack(on: server, linking: ["--pipewire", "--make-default"])
         defer { voicerack.stop(SIGKILL) }
-        var defaults = ("", "")
-        let made = poll(timeout: 10) {
-            defaults = (try? Self.defaults(on: server)) ?? ("", "")
-            return defaults == ("voicerack-call", "voicerack-mic")
-        }
+        let (made, defaults) = Self.awaitNodesDefault(on: server)
         #expect(
             made, "defaults \(defaults):\n\(voicerack.output)\n\((try? server.lsp([])) ?? "")\(server.companionLogs)")
         voicerack.send(SIGINT)
         #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
+    }
+
+    @Test(
+        "--make-default acts again after PipeWire restarted: the nodes, back under their old ids, become the defaults again though WirePlumber forgot them",
+        .enabled(
+            if: PipeWireServer.sessionManagerAvailable, "pipewire-pulse, pulseaudio-utils or wireplumber is missing"))
+    func pipeWireMakeDefaultAfterRestart() throws {
+        let server = try PipeWireServer(desktop: .init())
+        defer { server.stop() }
+        let (voicerack, _) = try launchVoicerack(
+            on: server, linking: ["--pipewire", "--make-default"], ["--wait-for-server"])
+        defer { voicerack.stop(SIGKILL) }
+        let (made, defaults) = Self.awaitNodesDefault(on: server)
+        try #require(made, "defaults \(defaults):\n\(voicerack.output)")
+        server.kill()
+        // WirePlumber remembers the user's defaults in its state folder: without it, only
+        // voicerack can make its nodes the defaults again.
+        try? FileManager.default.removeItem(atPath: "\(server.runtimeDirectory)/state")
+        try server.restart()
+        let back = Date()
+        let (madeAgain, after) = Self.awaitNodesDefault(on: server)
+        print("--make-default after a PipeWire restart: defaults again after \(fmt(Date().timeIntervalSince(back))) s")
+        #expect(madeAgain, "defaults after the restart \(after):\n\(voicerack.output)")
+        voicerack.send(SIGINT)
+        #expect(voicerack.waitForExit(timeout: 20) == 0, "\(voicerack.output)")
     }
 }
 

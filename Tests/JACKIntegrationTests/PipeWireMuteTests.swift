@@ -156,12 +156,8 @@ extension LiveClientTests {
 
         let server = try PipeWireServer(desktop: .init())
         defer { server.stop() }
-        let bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(server.runtimeDirectory)/bus"]
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("notification-server.py").path
-        let notifications = try ChildProcess(Self.python, [script], environment: bus)
+        let (notifications, bus) = try startNotificationServer(on: server)
         defer { notifications.stop(SIGTERM) }
-        try #require(poll(timeout: 10) { notifications.output.contains("\"ready\"") }, "\(notifications.output)")
         let voicerack = try launchMutedOnDesktop(server, preset: preset, environment: bus)
         defer { voicerack.stop(SIGKILL) }
         let peer = try server.launch(
@@ -250,6 +246,17 @@ extension LiveClientTests {
             throw error
         }
         return voicerack
+    }
+
+    /// Starts the test's notification server (`notification-server.py`) on `server`'s session
+    /// bus and waits until it is ready; it and the environment that reaches that bus.
+    func startNotificationServer(on server: PipeWireServer) throws -> (ChildProcess, [String: String?]) {
+        let bus: [String: String?] = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(server.runtimeDirectory)/bus"]
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("notification-server.py").path
+        let notifications = try ChildProcess(Self.python, [script], environment: bus)
+        try #require(poll(timeout: 10) { notifications.output.contains("\"ready\"") }, "\(notifications.output)")
+        return (notifications, bus)
     }
 
     /// The Notify calls the notification server recorded.

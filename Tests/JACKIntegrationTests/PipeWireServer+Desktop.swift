@@ -126,12 +126,25 @@ extension PipeWireServer {
             bus = try ChildProcess(Self.dbusDaemon!, ["--session", "--address=\(address)", "--nofork", "--nopidfile"])
             _ = poll(timeout: 5) { FileManager.default.fileExists(atPath: "\(runtimeDirectory)/bus") }
         }
+        try startWirePlumber()
+    }
+
+    /// Starts WirePlumber on the session bus, its config and state in the runtime folder.
+    private func startWirePlumber() throws {
         wirePlumber = try ChildProcess(
             Self.wireplumber!, [],
             environment: environment.merging([
-                "DBUS_SESSION_BUS_ADDRESS": address, "XDG_CONFIG_HOME": "\(runtimeDirectory)/xdg",
-                "XDG_STATE_HOME": "\(runtimeDirectory)/state", "XDG_DATA_HOME": "\(runtimeDirectory)/data",
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtimeDirectory)/bus",
+                "XDG_CONFIG_HOME": "\(runtimeDirectory)/xdg", "XDG_STATE_HOME": "\(runtimeDirectory)/state",
+                "XDG_DATA_HOME": "\(runtimeDirectory)/data",
             ]) { $1 })
+    }
+
+    /// Kills WirePlumber (SIGKILL) and starts it again at once, alone: PipeWire, pipewire-pulse
+    /// and the session bus stay. The links WirePlumber made go with it.
+    func restartSessionManager() throws {
+        wirePlumber?.stop(SIGKILL)
+        try startWirePlumber()
     }
 
     /// Stops WirePlumber and pipewire-pulse (the bus stays for the next start).

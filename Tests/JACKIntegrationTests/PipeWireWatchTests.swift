@@ -129,3 +129,57 @@ extension LiveClientTests {
         #expect(voicerack.waitForExit(timeout: 10) == 0, "\(voicerack.output)")
     }
 }
+
+extension LiveClientTests {
+    /// The process ids of `parent`'s children called `name` (`/proc/PID/stat`), and whether
+    /// each still runs (not a zombie: PID 1 here reaps no orphan).
+    static func children(of parent: pid_t, named name: String) -> [(pid: pid_t, running: Bool)] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> (pid_t, Bool)? in
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard stat[stat.index(after: open)..<close] == name, fields.count > 1, pid_t(fields[1]) == parent else {
+                return nil
+            }
+            return (pid, fields[0] != "Z")
+        }
+    }
+
+    /// True while `pid` runs (exists and is no zombie).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
+    @Test(
+        "voicerack killed with SIGKILL: its pw-dump --monitor child dies with it within 1 s, with nothing changing in PipeWire",
+        .enabled(if: PipeWireServer.available, "PipeWire or its JACK library is missing"))
+    func pipeWireWatchDiesWithVoicerack() throws {
+        let server = try PipeWireServer()
+        defer { server.stop() }
+        let (voicerack, _) = try launchVoicerack(on: server, linking: ["--pipewire"])
+        defer { voicerack.stop(SIGKILL) }
+        var watchers: [(pid: pid_t, running: Bool)] = []
+        try #require(
+            poll(timeout: 10) {
+                watchers = Self.children(of: voicerack.pid, named: "pw-dump")
+                return !watchers.isEmpty
+            },
+            "no pw-dump child of voicerack \(voicerack.pid):\n\((try? runTool("/bin/ps", ["-eo", "pid,ppid,stat,comm,args"]).output) ?? "")"
+        )
+        // Nothing changes in PipeWire after this but voicerack's own client going: SIGSTOP
+        // keeps PipeWire from telling pw-dump of it, so only the parent's death can end pw-dump.
+        kill(server.daemonProcessID, SIGSTOP)
+        defer { kill(server.daemonProcessID, SIGCONT) }
+        let killed = Date()
+        voicerack.stop(SIGKILL)
+        let gone = poll(timeout: 1) { !watchers.contains { Self.isRunning($0.pid) } }
+        print("pw-dump after SIGKILL of voicerack: gone \(gone) after \(fmt(Date().timeIntervalSince(killed))) s")
+        #expect(gone, "pw-dump \(watchers.map(\.pid)) still runs 1 s after voicerack was killed")
+    }
+}

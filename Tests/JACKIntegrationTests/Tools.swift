@@ -2,9 +2,20 @@ import Foundation
 
 /// Where the JACK tools and the built `voicerack` are.
 enum Tools {
-    /// Environment for every child: never let a JACK client start a server on its own, and never
-    /// pick up the developer's default server.
-    static let environment: [String: String?] = ["JACK_NO_START_SERVER": "1", "JACK_DEFAULT_SERVER": nil]
+    /// Environment for every child: never let a JACK client start a server on its own, never
+    /// pick up the developer's default server, and keep what voicerack writes to the user's config
+    /// folder (the web panel's lasting token) in a private one, so that tests running side by side
+    /// neither share a token nor leave one in the developer's `~/.config`.
+    static let environment: [String: String?] = [
+        "JACK_NO_START_SERVER": "1", "JACK_DEFAULT_SERVER": nil, "XDG_CONFIG_HOME": privateConfigFolder,
+    ]
+
+    /// A config folder of this test process's own, made once.
+    private static let privateConfigFolder: String = {
+        let path = NSTemporaryDirectory() + "voicerack-test-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
 
     static let jackd = which("jackd")
     static let jackLsp = which("jack_lsp")

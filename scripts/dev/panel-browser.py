@@ -8,7 +8,7 @@ the system's (scripts/install-deps.sh), and Selenium Manager is kept offline.
 
 Commands: open URL (waits until the page is live and shows figures), eval JS (returns its
 value), keys ID KEY COUNT (focuses an element and presses a key), click ID, screenshot PATH,
-quit.
+viewport WIDTH (a phone's viewport through chromium's device emulation), quit.
 """
 import json
 import os
@@ -58,6 +58,13 @@ def run(driver, command):
         return True
     if name == "quit":
         return True
+    if name == "viewport":
+        # A phone's viewport (CSS pixels), as chromium's device emulation gives it: the page
+        # lays out at this width and reports horizontal overflow in scrollWidth.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": command["width"], "height": command.get("height", 915),
+            "deviceScaleFactor": 1, "mobile": command.get("mobile", True)})
+        return driver.execute_script("return window.innerWidth")
     if name == "screenshot":
         driver.execute_script("window.scrollTo(0, 0)")
         return driver.save_screenshot(command["path"])

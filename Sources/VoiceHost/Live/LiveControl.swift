@@ -84,6 +84,8 @@ struct LiveControl {
         } catch {
             return .failure("set: \(error.message)")
         }
+        // After the key's own checks, so a misspelt key still gets its "did you mean".
+        if let refusal = Self.notInChain(key, chain: before.engine.chain) { return .failure("set: " + refusal) }
         guard wanted != before else { return LiveReply(lines: ["\(key) is already \(value)"]) }
         if before.engine.chainDiffers(from: wanted.engine) {
             // chain.order: a new chain, built here and swapped in.
@@ -165,6 +167,16 @@ struct LiveControl {
 }
 
 extension LiveControl {
+    /// Why `key` cannot be set live when it belongs to a built-in unit that is not in the chain
+    /// (nothing would change what is heard, and a surface would show a value that does nothing);
+    /// nil for every other key. A preset or `load` may still hold such a unit's values.
+    static func notInChain(_ key: String, chain: [ChainUnit]) -> String? {
+        let section = String(key.prefix { $0 != "." })
+        guard let kind = EffectKind(rawValue: section), !chain.contains(.builtIn(kind)) else { return nil }
+        let order = chain.isEmpty ? "empty" : chain.map(\.name).joined(separator: ", ")
+        return "\(key): the \(section) unit is not in the chain (chain.order is \(order)); add it to chain.order first"
+    }
+
     /// Takes the live part of `wanted` (the backing track's level, set on the track, where it
     /// glides over 20 ms); returns true when `wanted` changes more (a restart).
     mutating func followSession(_ wanted: SessionSettings) -> Bool {

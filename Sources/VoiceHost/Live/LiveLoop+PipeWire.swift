@@ -36,11 +36,16 @@ extension LiveLoop {
         let reading = watch.latest()
         guard pipeWire.started || answerStart(reading) else { return }
         if reading.run != pipeWire.muteRun {
-            // PipeWire restarted: the microphone node of that name is a new one; its mute is no change.
+            // PipeWire restarted: the microphone node of that name is a new one; its mute is no
+            // change. The nodes may come back under their old ids: --make-default acts again.
             pipeWire.mute = SourceMuteSync()
             pipeWire.muteRun = reading.run
+            pipeWire.defaultsMade = []
         }
-        if let graph = reading.graph { keepMute(graph.node(named: settings.micNode)) }
+        if let graph = reading.graph {
+            keepMute(graph.node(named: settings.micNode))
+            followWirePlumber(graph, run: reading.run)
+        }
         noticeMutedTalk()
         let now = Date()
         if pipeWire.client != ObjectIdentifier(driver) {
@@ -82,6 +87,20 @@ extension LiveLoop {
             return false
         }
         return true
+    }
+
+    /// WirePlumber restarted alone (VoicePipeWire's WirePlumberRestart.swift): when it has not
+    /// given voicerack's links their ports back in time, says what to do in the log and in one
+    /// desktop notification.
+    private func followWirePlumber(_ graph: PipeWireGraph, run: Int) {
+        let step = pipeWire.wirePlumber.update(graph: graph, run: run, missing: pipeWire.lastMissing, now: Date())
+        for (index, note) in step.notes.enumerated() {
+            out.log(note, level: step.stalled && index == step.notes.count - 1 ? .warning : .info)
+        }
+        guard step.stalled, let commands = pipeWire.commands else { return }
+        commands.notify(summary: WirePlumberRestart.noticeSummary, body: WirePlumberRestart.noticeBody) { problem in
+            DesktopCommands.Note(text: "pipewire: no desktop notification of the stall: \(problem)", warning: true)
+        }
     }
 
     /// Makes the links `graph` wants and takes back those it no longer wants. A link the user

@@ -38,6 +38,7 @@ extension LiveLoop {
         snapshot.worstCyclePercent = d.cycle.worstPercentOfPeriod
         snapshot.xruns = d.xruns
         snapshot.overruns = d.cycle.overruns
+        snapshot.framesNotRun = d.framesMissed
         snapshot.sampleRate = s.sampleRate
         snapshot.blockSize = s.blockSize
         snapshot.latencySamples = s.latency
@@ -47,6 +48,7 @@ extension LiveLoop {
                 framesLost: recorder.framesLost, framesNotRun: recorder.framesNotRun)
         }
         snapshot.stream = streaming?.statusText
+        snapshot.streamFigures = streaming?.figures
         if let backing {
             snapshot.backingPlaying = backing.source.pointee.isPlaying
             snapshot.backingSeconds = backing.secondsPlayed

@@ -1,4 +1,5 @@
 import Foundation
+import VoiceControl
 import VoiceCycle
 import VoiceRecorder
 import VoiceStream
@@ -71,6 +72,19 @@ final class LiveStreaming {
 
     /// The running stream's state and counters, nil when not streaming.
     var status: StreamStatus? { stream?.status }
+
+    /// The stream's figures for the panel's card; `off` while configured but not running.
+    var figures: LiveSnapshot.StreamFigures {
+        guard let status = stream?.status else { return LiveSnapshot.StreamFigures(state: "off") }
+        var reason = ""
+        switch status.state {
+        case .reconnecting(_, _, let why), .stopped(let why): reason = why
+        case .connecting, .live: break
+        }
+        return LiveSnapshot.StreamFigures(
+            state: status.state.word, secondsOnAir: status.secondsOnAir, secondsLost: status.secondsLost,
+            reconnects: status.reconnects, reason: reason)
+    }
 
     /// Lines about state changes since the last call (dropped, reconnecting, live, stopped).
     func takeMessages() -> [String] { stream?.takeMessages() ?? [] }
