@@ -87,6 +87,7 @@ enum PanelPage {
             <div class="fig"><span>voice</span><b><i class="lamp green" id="vad" style="display:inline-block"></i></b></div>
             <div class="fig"><span>double talk</span><b><i class="lamp" id="doubletalk" style="display:inline-block"></i></b></div>
             <div class="fig"><span>leveller</span><b id="leveller">–</b></div>
+            <div class="fig"><span>loudness</span><b id="loudness">–</b></div>
             <div class="fig"><span>DSP load</span><b id="load">–</b></div>
             <div class="fig"><span>xruns</span><b id="xruns">0</b></div>
             <div class="fig"><span>overruns</span><b id="overruns">0</b></div>
@@ -171,6 +172,8 @@ enum PanelPage {
           $('vad').classList.toggle('lit', m.voiceActive);
           $('doubletalk').classList.toggle('lit', m.doubleTalk);
           $('leveller').textContent = (m.levellerGainDB >= 0 ? '+' : '') + m.levellerGainDB.toFixed(1) + ' dB';
+          $('loudness').textContent = m.shortTermLUFS == null ? '–' : m.shortTermLUFS.toFixed(1) + ' LUFS'
+            + (m.integratedLUFS == null ? '' : ' (take ' + m.integratedLUFS.toFixed(1) + ')');
           $('load').textContent = m.dspLoadPercent.toFixed(0) + ' %';
           $('xruns').textContent = m.xruns; $('overruns').textContent = m.overruns;
           $('reduction').textContent = m.micDB <= -119 ? '–' : (m.voiceDB - m.micDB).toFixed(1) + ' dB';

@@ -21,6 +21,8 @@ final class LiveLoop {
     let host: CycleHost
     let recorder: LiveRecorder
     let streaming: LiveStreaming?
+    /// voice_out's loudness, and `agc.target_lufs`'s loop; nil with `--no-loudness-meter`.
+    let loudness: LiveLoudnessMeter?
     let backing: BackingTrack?
     let out: StatusOutput
     var control: LiveControl
@@ -87,6 +89,12 @@ final class LiveLoop {
             throw HostError(.unavailable, "\(error)")
         }
         blockSize = driver.blockSize
+        loudness =
+            request.loudnessMeter
+            ? LiveLoudnessMeter(
+                sampleRate: driver.sampleRate, session: request.sessionSettings,
+                configuration: request.configuration) : nil
+        recorder.loudness = loudness
         control = LiveControl(
             host: host, session: request.sessionSettings, preset: request.presetArgument ?? request.presetName,
             backing: backing, recorder: recorder, streaming: streaming)
@@ -103,6 +111,11 @@ final class LiveLoop {
         var startLines: [String] = []
         prepareGate()
         do {
+            // The meter rides in every route set; without a recording from the start, alone.
+            if loudness != nil, !recorder.recordsFromStart, !recorder.reroute(host, extra: recorder.extraRoutes) {
+                throw HostError(.io, "the process thread did not take the loudness meter")
+            }
+            if let loudness { startLines.append(loudness.startLine) }
             if recorder.recordsFromStart {
                 startLines = try recorder.start(host, client: driver.clientName)
                 recordingStarted = ProcessInfo.processInfo.systemUptime
@@ -215,6 +228,7 @@ final class LiveLoop {
             out.log("voice_out latency is now \(latency) samples (a plugin changed its reported latency)")
         }
         followTakes()
+        loudness?.steer(host)
         keepPipeWireLinks()
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
@@ -236,6 +250,7 @@ final class LiveLoop {
             let recording = recordingStarted.map { started in
                 TerminalStatus.Recording(started: started, failed: recorder.failedFiles, lost: recorder.framesLost)
             }
+            terminal.loudness = loudness?.figures.statusText
             out.status(
                 { width in
                     terminal.line(
@@ -244,7 +259,9 @@ final class LiveLoop {
                 },
                 logLine: StatusText.line(
                     now, driverStatus,
-                    recording: [recorder.statusText, streaming?.statusText].compactMap { $0 }.joined(separator: "  ")))
+                    recording: [loudness?.figures.statusText, recorder.statusText, streaming?.statusText].compactMap {
+                        $0
+                    }.joined(separator: "  ")))
         }
         if request.waitForServer { rememberConnections() }
     }
@@ -303,6 +320,8 @@ final class LiveLoop {
             for line in recorder.stop(detachingFrom: host, force: true) { out.log("summary: " + line) }
         }
         if let line = streaming?.stop(host, recorder: recorder, force: true) { out.log("summary: " + line) }
+        // The driver is closed: nothing feeds the meter any more.
+        loudness?.stop()
         out.log("summary: " + RecordingText.timing(driver.status()))
         out.restoreScreen()
     }

@@ -12,6 +12,8 @@ struct TerminalStatus {
     private var mic = LevelBar(label: "mic")
     private var far = LevelBar(label: "far")
     private var voice = LevelBar(label: "voice")
+    /// voice_out's short-term loudness (`-16.2 LUFS`), shown after its bar; nil without a meter.
+    var loudness: String?
 
     /// One part of the line: its text, its place in the line and how much it matters (0 first).
     struct Part: Equatable {
@@ -44,6 +46,7 @@ struct TerminalStatus {
             Part(text: far.update(h.farLevel, at: time), order: 3, priority: 4),
             Part(text: String(format: "CPU %.0f%%", d.cpuLoad), order: 8, priority: 8),
         ]
+        if let loudness { parts.append(Part(text: loudness, order: 2, priority: 3)) }
         if let recording {
             var text = "REC " + Self.clock(time - recording.started)
             if recording.failed > 0 { text += " (\(recording.failed) failed)" }
