@@ -117,7 +117,7 @@ final class LiveLoop {
             }
             if let loudness { startLines.append(loudness.startLine) }
             if recorder.recordsFromStart {
-                startLines = try recorder.start(host, client: driver.clientName)
+                startLines += try recorder.start(host, client: driver.clientName)
                 recordingStarted = ProcessInfo.processInfo.systemUptime
                 if let line = gateStartLine { startLines.append(line) }
             }
