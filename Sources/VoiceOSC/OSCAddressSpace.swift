@@ -28,7 +28,7 @@ public enum OSCAddressSpace {
         "/voicerack/help              this list",
         "Replies: /voicerack/reply ADDRESS LINE...; /voicerack/error ADDRESS WHY.",
         "/voicerack/meters: level, peak of mic, far, voice, monitor (8 f, dBFS).",
-        "/voicerack/loudness: voice_out's momentary, short-term, take's integrated LUFS, range LU, true peak dBTP (5 f; -120: not yet).",
+        "/voicerack/loudness: momentary, short-term, take LUFS, range, true peak (5 f).",
         "/voicerack/state: echo dB, delay ms (-1: not yet), talking, far end, double talk, voice muted, "
             + "talking muted, monitor muted (i 0/1), leveller dB, DSP %, worst cycle %, xruns, recording (i), "
             + "its seconds, frames lost, streaming (i), backing (i 1 playing, 0 paused, -1 none).",

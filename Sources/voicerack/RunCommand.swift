@@ -39,7 +39,7 @@ struct Run: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Run no loudness meter on voice_out (agc.target_lufs needs it).")
+        help: "No loudness meter (agc.target_lufs needs it).")
     var noLoudnessMeter = false
 
     @Flag(
