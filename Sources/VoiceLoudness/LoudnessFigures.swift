@@ -14,8 +14,9 @@ public struct LoudnessFigures: Sendable, Equatable {
     /// The take's integrated loudness, range and true peak (since the meter started or the last
     /// `LiveLoudness.startTake`).
     public var take = LoudnessReading(integrated: nil, range: nil, truePeak: nil)
-    /// Seconds of audio the meter has measured since it started; frames it could not take
-    /// because its thread fell behind (not measured, not counted in `seconds`).
+    /// Seconds of audio the meter has measured since it started; frames it did not measure
+    /// (its thread fell behind, or the cycles never ran: a gap in the timeline), not counted in
+    /// `seconds`.
     public var seconds: Double = 0
     public var framesLost = 0
 

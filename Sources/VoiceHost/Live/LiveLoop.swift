@@ -228,7 +228,7 @@ final class LiveLoop {
             out.log("voice_out latency is now \(latency) samples (a plugin changed its reported latency)")
         }
         followTakes()
-        loudness?.steer(host)
+        if let warning = loudness?.steer(host) { out.log(warning, level: .warning) }
         keepPipeWireLinks()
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {

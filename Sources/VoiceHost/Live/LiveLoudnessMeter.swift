@@ -19,6 +19,7 @@ import VoiceSession
 final class LiveLoudnessMeter {
     let meter: LiveLoudness
     private var steering: LoudnessSteering?
+    private var warnedOutOfReach = false
 
     /// A meter at `sampleRate`, steering towards `session.levellerTargetLUFS` when it is set;
     /// nil when libebur128 cannot measure at that rate.
@@ -47,15 +48,30 @@ final class LiveLoudnessMeter {
     }
 
     /// One step of the loop: reads the figures and, when the target should move, posts it.
-    func steer(_ host: CycleHost) {
-        guard var steering else { return }
+    /// Returns a warning, once a session, when the leveller's target sits at the end of its
+    /// range and the voice is still more than 3 LU off: the target is out of its reach.
+    func steer(_ host: CycleHost) -> String? {
+        guard var steering else { return nil }
         var wanted = host.liveConfiguration
         defer { self.steering = steering }
-        guard wanted.leveller,
-            let next = steering.step(meter.figures, currentDBFS: Double(wanted.levellerTargetDBFS))
-        else { return }
-        wanted.levellerTargetDBFS = Float(next)
-        _ = host.applyLive(wanted)
+        guard wanted.leveller else { return nil }
+        let figures = meter.figures
+        let current = Double(wanted.levellerTargetDBFS)
+        if let next = steering.step(figures, currentDBFS: current) {
+            wanted.levellerTargetDBFS = Float(next)
+            _ = host.applyLive(wanted)
+            return nil
+        }
+        let range = LoudnessSteering.targetRange
+        guard !warnedOutOfReach, let shortTerm = figures.shortTerm,
+            current <= range.lowerBound || current >= range.upperBound,
+            abs(shortTerm - steering.targetLUFS) > 3
+        else { return nil }
+        warnedOutOfReach = true
+        return String(
+            format:
+                "agc.target_lufs %.1f is out of the leveller's reach: target_dbfs is at %.0f dBFS and voice_out reads %.1f LUFS short-term (max_gain_db, or a compressor after the leveller, holds it)",
+            steering.targetLUFS, current, shortTerm)
     }
 
     /// Stops the meter's thread; the process thread must no longer feed it.
@@ -64,6 +80,7 @@ final class LiveLoudnessMeter {
     /// The take's summary line: `loudness of the take: -16.1 LUFS, range 4.2 LU, true peak -1.3 dBTP`.
     static func takeLine(_ figures: LoudnessFigures) -> String {
         "loudness of the take (voice_out): " + figures.take.summary
-            + (figures.framesLost > 0 ? " (\(figures.framesLost) frames the meter could not take)" : "")
+            + (figures.framesLost > 0
+                ? " (\(figures.framesLost) frames not measured: not run, or the meter fell behind)" : "")
     }
 }
