@@ -20,8 +20,8 @@
 # WirePlumber, voicerack's nodes, a null sound card; quantum 256 unless SOAK_PERIOD says), every
 # JACK client runs under pw-jack, and echo-cancel runs patched by hand, then with --pipewire (its
 # six links kept, the graph watched), side by side. With --loudness the first run (which measures
-# voice_out's loudness, as run does by default) is repeated with --no-loudness-meter, side by side:
-# the difference is the live loudness meter's cost. SOAK_PERIOD=N picks another period (a busy machine may not hold 64).
+# voice_out's loudness, as run does by default) runs between two runs with --no-loudness-meter, so
+# the order of the runs on a busy machine shows apart from the live loudness meter's cost. SOAK_PERIOD=N picks another period (a busy machine may not hold 64).
 # SOAK_PRESETS="podcast podcast-lv2" runs those presets instead (no recording), back to back:
 # e.g. built-in units against LV2 units. VOICERACK=path picks the binary (default: a release
 # build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
@@ -133,6 +133,10 @@ elif [ -n "${SOAK_PRESETS:-}" ]; then
   # A preset given as a path is labelled by its file name (the label names the log file).
   for preset in $SOAK_PRESETS; do run "$(basename "$preset" .toml)" --preset "$preset"; done
 else
+  if [ "$web" = "--loudness" ]; then
+    run "echo-cancel + rec, no meter, first" --preset echo-cancel --record "voice=$work/voice0.wav" \
+      --record "tuning=$work/tuning0.wav" --no-loudness-meter
+  fi
   run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
   if [ "$web" = "--loudness" ]; then
     run "echo-cancel + rec, no meter" --preset echo-cancel --record "voice=$work/voice2.wav" \
