@@ -77,11 +77,12 @@ let package = Package(
         // MARK: C library edges
         .target(name: "VoiceSpeex", dependencies: ["CSpeexDSP", "VoiceRT"], swiftSettings: processThreadSettings),
         .target(name: "VoiceFiles", dependencies: ["CSndFile"]),
-        // EBU R128 loudness (libebur128) and the offline normaliser; off the process thread.
+        // EBU R128 loudness (libebur128): the offline normaliser and the live meter (a tap's
+        // consumer, as the recorder is); off the process thread.
         // The PipeWire desktop: the graph (pw-dump --monitor), links, defaults, mute, notifications,
         // through PipeWire's and the desktop's own tools. Main thread and its own threads.
         .target(name: "VoicePipeWire"),
-        .target(name: "VoiceLoudness", dependencies: ["CEbur128", "VoiceFiles", "VoiceUnits"]),
+        .target(name: "VoiceLoudness", dependencies: ["CEbur128", "VoiceFiles", "VoiceUnits", "VoiceRecorder"]),
         // The only importer of lilv and the LV2 headers: the plugin catalog, host features,
         // the real-time LV2Unit and the engine's PluginHost (LV2PluginHost).
         .target(
@@ -129,7 +130,7 @@ let package = Package(
             name: "VoiceHost",
             dependencies: [
                 "VoiceEngine", "VoicePresets", "VoiceFiles", "VoiceSpeex", "VoiceRecorder", "VoiceCycle", "VoiceJACK",
-                "VoiceStream", "VoiceControl", "VoiceSession", "VoicePipeWire",
+                "VoiceStream", "VoiceControl", "VoiceSession", "VoicePipeWire", "VoiceLoudness",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Offline runs with a loudness pass, and manifests of them for GNU parallel, Slurm or Kubernetes.
@@ -211,7 +212,7 @@ let package = Package(
             dependencies: [
                 "VoiceEngine", "VoiceEcho", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles",
                 "VoiceTestSupport", "VoiceRT", "CRealtimeCheck",
-                "VoiceStream", "VoiceLV2",
+                "VoiceStream", "VoiceLV2", "VoiceLoudness",
             ],
             linkerSettings: rtsanLinkerSettings),
     ]

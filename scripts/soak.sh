@@ -2,7 +2,7 @@
 # Soak test (not a CI test): how voicerack's process callback holds up over MINUTES (default 10)
 # at a 64-sample period, recording, compared with a trivial pass-through on the same server.
 #
-#   scripts/soak.sh [MINUTES] [--web | --attack | --pipewire]
+#   scripts/soak.sh [MINUTES] [--web | --attack | --pipewire | --loudness]
 #
 # Starts its own jackd (dummy driver, 48 kHz, period 64, unique name), feeds jack_simple_client's
 # sine into mic_in and far_in_L, and runs
@@ -19,7 +19,9 @@
 # private headless PipeWire desktop instead (scripts/pipewire-desktop.sh: pipewire-pulse and
 # WirePlumber, voicerack's nodes, a null sound card; quantum 256 unless SOAK_PERIOD says), every
 # JACK client runs under pw-jack, and echo-cancel runs patched by hand, then with --pipewire (its
-# six links kept, the graph watched), side by side. SOAK_PERIOD=N picks another period (a busy machine may not hold 64).
+# six links kept, the graph watched), side by side. With --loudness the first run (which measures
+# voice_out's loudness, as run does by default) runs between two runs with --no-loudness-meter, so
+# the order of the runs on a busy machine shows apart from the live loudness meter's cost. SOAK_PERIOD=N picks another period (a busy machine may not hold 64).
 # SOAK_PRESETS="podcast podcast-lv2" runs those presets instead (no recording), back to back:
 # e.g. built-in units against LV2 units. VOICERACK=path picks the binary (default: a release
 # build, made if missing). Needs jackd2's tools (jackd, jack_lsp, jack_connect,
@@ -120,7 +122,7 @@ run() {
   [ -z "$browser" ] || wait "$browser" || true
   printf '%-28s exit %s  CPU %.1f s  %s\n' "$label" "$status" "$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')" \
     "${summary:-no summary; see below}"
-  sed -n 's/^.*voicerack: summary: recorded/  recorded/p' "$log"
+  sed -n 's/^.*voicerack: summary: recorded/  recorded/p; s/^.*voicerack: summary: loudness/  loudness/p' "$log"
   [ "$web" != "--pipewire" ] || echo "  pipewire links made: $(grep -c 'pipewire: linked' "$log" || true)"
   [ -n "$summary" ] || cat "$log"
 }
@@ -133,8 +135,15 @@ elif [ -n "${SOAK_PRESETS:-}" ]; then
   # A preset given as a path is labelled by its file name (the label names the log file).
   for preset in $SOAK_PRESETS; do run "$(basename "$preset" .toml)" --preset "$preset"; done
 else
+  if [ "$web" = "--loudness" ]; then
+    run "echo-cancel + rec, no meter, first" --preset echo-cancel --record "voice=$work/voice0.wav" \
+      --record "tuning=$work/tuning0.wav" --no-loudness-meter
+  fi
   run "echo-cancel + recording" --preset echo-cancel --record "voice=$work/voice.wav" --record "tuning=$work/tuning.wav"
-  if [ "$web" = "--attack" ]; then
+  if [ "$web" = "--loudness" ]; then
+    run "echo-cancel + rec, no meter" --preset echo-cancel --record "voice=$work/voice2.wav" \
+      --record "tuning=$work/tuning2.wav" --no-loudness-meter
+  elif [ "$web" = "--attack" ]; then
     export SOAK_NOFILE=1024
     run "echo-cancel + web panel" --preset echo-cancel --record "voice=$work/voice2.wav" --web 0
     run "echo-cancel + web under attack" --under-attack --preset echo-cancel --record "voice=$work/voice3.wav" --web 0

@@ -48,6 +48,27 @@ public struct LiveSnapshot: Sendable, Equatable {
     public var monitorMuted = false
     /// Gain the voice leveller applies, dB.
     public var levellerGainDB: Double = 0
+    /// voice_out's loudness (EBU R128, the live loudness meter); nil without the meter.
+    public var loudness: Loudness?
+    /// Momentary (400 ms) and short-term (3 s) loudness now, and the take's integrated loudness,
+    /// LUFS; the take's loudness range, LU, and true peak, dBTP. Nil until measured (silence).
+    public struct Loudness: Sendable, Equatable {
+        public var momentary: Double?
+        public var shortTerm: Double?
+        public var integrated: Double?
+        public var range: Double?
+        public var truePeak: Double?
+        public init(
+            momentary: Double? = nil, shortTerm: Double? = nil, integrated: Double? = nil, range: Double? = nil,
+            truePeak: Double? = nil
+        ) {
+            self.momentary = momentary
+            self.shortTerm = shortTerm
+            self.integrated = integrated
+            self.range = range
+            self.truePeak = truePeak
+        }
+    }
     /// JACK's DSP load, percent of the period; the worst process callback, percent of the
     /// period; xruns since activation.
     public var dspLoadPercent: Double = 0

@@ -15,10 +15,14 @@ public final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
 
     /// A meter for `channels` channels at `sampleRate` Hz; nil when libebur128 refuses them.
-    public init?(channels: Int, sampleRate: Int) {
+    /// `sessionOnly` measures momentary and short-term loudness only: its memory stays flat
+    /// however long it runs (integrated loudness and range keep every 100 ms block).
+    public init?(channels: Int, sampleRate: Int, sessionOnly: Bool = false) {
         let mode =
-            EBUR128_MODE_M.rawValue | EBUR128_MODE_S.rawValue | EBUR128_MODE_I.rawValue
-            | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue
+            sessionOnly
+            ? EBUR128_MODE_M.rawValue | EBUR128_MODE_S.rawValue
+            : EBUR128_MODE_M.rawValue | EBUR128_MODE_S.rawValue | EBUR128_MODE_I.rawValue
+                | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue
         guard channels > 0, sampleRate > 0,
             let state = ebur128_init(UInt32(channels), UInt(sampleRate), Int32(mode))
         else { return nil }

@@ -47,6 +47,15 @@ enum OSCReplies {
         return OSCMessage(OSCAddressSpace.prefix + "/meters", pairs.map { .float(Float(max(-120, $0))) })
     }
 
+    /// `/voicerack/loudness`: voice_out's momentary and short-term loudness, the take's integrated
+    /// loudness (LUFS), its range (LU) and true peak (dBTP), -120 where not measured yet; nil
+    /// without the meter.
+    static func loudness(_ s: LiveSnapshot) -> OSCMessage? {
+        guard let l = s.loudness else { return nil }
+        let figures = [l.momentary, l.shortTerm, l.integrated, l.range, l.truePeak]
+        return OSCMessage(OSCAddressSpace.prefix + "/loudness", figures.map { .float(Float($0 ?? -120)) })
+    }
+
     /// `/voicerack/state`: every `LiveFigure` as a name and its value: a count or a flag as i,
     /// a measurement as f, words as s, N while not measured.
     static func state(_ s: LiveSnapshot) -> OSCMessage {

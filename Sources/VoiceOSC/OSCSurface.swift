@@ -172,7 +172,10 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
         let due = listeners.filter { $0.value.due <= now }
         guard !due.isEmpty else { return }
         let snapshot = hub.snapshot()
-        let messages = [OSCReplies.meters(snapshot), OSCReplies.state(snapshot)]
+        let messages =
+            [OSCReplies.meters(snapshot), OSCReplies.state(snapshot)]
+            + [OSCReplies.loudness(snapshot)]
+            .compactMap { $0 }
         for (peer, listener) in due {
             send(messages, to: peer, socket, answering: nil)
             // Keep the cadence; after a stall, start again from now rather than burst.

@@ -124,6 +124,8 @@ public struct PresetLibrary: Sendable {
             }
         }
         try checkChain(settings.engine, definition)
+        let lufsLine = definition.settings.first { $0.key.fullName == PresetSchema.levellerTargetLUFS.fullName }?.line
+        try PresetSchema.checkLoudnessTarget(settings, file: definition.path, line: lufsLine)
         return settings
     }
 

@@ -47,7 +47,8 @@ enum PresetSchema {
         + [("output", "Gain applied to voice_out, after all processing.")]
 
     static let keys: [PresetKey] =
-        jackKeys + pipeWireKeys + engineKeys + backingKeys + [recordingFormat] + streamKeys + [chainOrder]
+        jackKeys + pipeWireKeys + engineKeys + [levellerTargetLUFS] + backingKeys + [recordingFormat] + streamKeys
+        + [chainOrder]
         + EffectKind.allCases.flatMap(effectKeys)
 
     /// `recording.format`: checked with libsndfile's own list, so a preset cannot name a format

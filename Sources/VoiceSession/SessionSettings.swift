@@ -44,6 +44,11 @@ public struct SessionSettings: Sendable, Equatable {
     /// Start the track again when it ends.
     public var backingLoop = false
 
+    // Loudness
+    /// `agc.target_lufs`: the short-term loudness the voice is steered to, LUFS; 0 = off (the
+    /// leveller keeps its dBFS target).
+    public var levellerTargetLUFS: Float = 0
+
     // Icecast stream (`[stream]` in presets, overridden by --stream flags)
     /// `icecast://USER@HOST:PORT/MOUNT`, never with a password; empty = no stream from the preset.
     public var streamURL = ""

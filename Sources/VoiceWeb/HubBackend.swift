@@ -117,6 +117,9 @@ final class HubBackend: PanelBackend {
         m.voiceActive = s.voiceActive
         m.doubleTalk = s.doubleTalk
         m.levellerGainDB = s.levellerGainDB.isFinite ? s.levellerGainDB : -120
+        m.shortTermLUFS = s.loudness?.shortTerm
+        m.integratedLUFS = s.loudness?.integrated
+        m.truePeakDBTP = s.loudness?.truePeak
         m.dspLoadPercent = s.dspLoadPercent
         m.xruns = s.xruns
         m.overruns = s.overruns

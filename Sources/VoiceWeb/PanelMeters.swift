@@ -30,6 +30,11 @@ public struct PanelMeters: Codable, Sendable, Equatable {
     /// Near and far end talking at once.
     public var doubleTalk = false
     public var levellerGainDB: Double = 0
+    /// voice_out's short-term loudness (LUFS) and the take's integrated loudness (LUFS) and true
+    /// peak (dBTP); nil until measured or without the meter.
+    public var shortTermLUFS: Double?
+    public var integratedLUFS: Double?
+    public var truePeakDBTP: Double?
     /// JACK's DSP load, percent of the period.
     public var dspLoadPercent: Double = 0
     public var xruns = 0

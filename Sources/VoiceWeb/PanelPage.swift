@@ -55,6 +55,7 @@ enum PanelPage {
                 <div class="fig"><span>voice</span><b><i class="lamp green" id="vad"></i></b></div>
                 <div class="fig"><span>double talk</span><b><i class="lamp amber" id="doubletalk"></i></b></div>
                 <div class="fig"><span>leveller</span><b id="leveller">–</b></div>
+                <div class="fig"><span>loudness</span><b id="loudness">–</b></div>
                 <div class="fig"><span>DSP load</span><b id="load">–</b></div>
                 <div class="fig"><span>xruns</span><b id="xruns">0</b></div>
                 <div class="fig"><span>overruns</span><b id="overruns">0</b></div>

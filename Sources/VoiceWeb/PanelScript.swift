@@ -91,6 +91,8 @@ enum PanelScript {
           $('vad').classList.toggle('lit', m.voiceActive);
           $('doubletalk').classList.toggle('lit', m.doubleTalk);
           $('leveller').textContent = (m.levellerGainDB >= 0 ? '+' : '') + m.levellerGainDB.toFixed(1) + ' dB';
+          $('loudness').textContent = m.shortTermLUFS == null ? '–' : m.shortTermLUFS.toFixed(1) + ' LUFS'
+            + (m.integratedLUFS == null ? '' : ' (take ' + m.integratedLUFS.toFixed(1) + ')');
           $('load').textContent = m.dspLoadPercent.toFixed(0) + ' %';
           $('xruns').textContent = m.xruns; $('overruns').textContent = m.overruns;
           $('reduction').textContent = m.micDB <= -119 ? '–' : (m.voiceDB - m.micDB).toFixed(1) + ' dB';

@@ -39,6 +39,11 @@ struct Run: ParsableCommand {
 
     @Flag(
         name: .long,
+        help: "No loudness meter (agc.target_lufs needs it).")
+    var noLoudnessMeter = false
+
+    @Flag(
+        name: .long,
         help: "Record only while the server freewheels.")
     var recordOnFreewheel = false
 
@@ -200,6 +205,13 @@ struct Run: ParsableCommand {
                 throw HostError(.usage, error.message)
             }
             request.waitForServer = waitForServer
+            if noLoudnessMeter, loaded.session.levellerTargetLUFS != 0 {
+                throw HostError(
+                    .usage,
+                    "--no-loudness-meter: preset \(loaded.name) sets agc.target_lufs, which steers the leveller from the meter; drop the flag or set agc.target_lufs = 0"
+                )
+            }
+            request.loudnessMeter = !noLoudnessMeter
             request.recordingGate = recordOnFreewheel ? .freewheel : recordOnTransport ? .transport : .always
             request.recording = recording
             request.presetArgument = preset

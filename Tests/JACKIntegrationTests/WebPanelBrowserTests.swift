@@ -42,6 +42,12 @@ extension LiveClientTests {
         )
         #expect(rate >= 20)
         #expect(abs(shown - truth) < 1)
+        // The loudness readout: voice_out is the sine (raw preset), whose short-term loudness is
+        // its RMS level within a dB (K-weighting is within 0.5 dB of flat from 300 Hz to 1 kHz).
+        browser.wait("document.getElementById('loudness').textContent.includes('LUFS')")
+        let lufs = browser.value("parseFloat(document.getElementById('loudness').textContent)") as? Double ?? 0
+        print("web panel: loudness shown \(lufs) LUFS")
+        #expect(abs(lufs - truth) < 1.5)
 
         // A slider: 24 presses of the left arrow on output.gain_db (0.5 dB steps) set -12 dB.
         let before = try rig.settledRMS()

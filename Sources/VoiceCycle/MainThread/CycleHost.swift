@@ -86,7 +86,7 @@ public final class CycleHost: DriverClient, @unchecked Sendable {
     }
 
     /// Most recordings the cycle can feed at once.
-    public static let maximumRecordings = TapRoutes.capacity
+    public static let maximumRecordings = TapRoutes.capacity - 2
 
     /// Makes the cycle play `backing` into the speakers (and so into the echo reference, the
     /// monitor and the karaoke tap); nil detaches it. Only while no driver runs the cycle; the

@@ -43,8 +43,9 @@ public struct TapRoute: Sendable {
 /// - Realtime: `record` is safe and process thread only, while it holds the token; `init` and
 ///   `deinit` are main thread.
 struct TapRoutes: ~Copyable {
-    /// Most recordings one set holds.
-    static let capacity = 8
+    /// Most routes one set holds: `CycleHost.maximumRecordings` recordings, the stream and the
+    /// loudness meter.
+    static let capacity = 10
     /// Frames routed at a time; longer cycles are routed in chunks of this size.
     static let chunkFrames = 8_192
     /// Longest tuning delay in samples (the engine's latency is a few frames of 5-21 ms; this is

@@ -34,6 +34,11 @@ extension LiveLoop {
         snapshot.mutedTalkEvents = s.mutedTalkEvents
         snapshot.monitorMuted = h.monitorMuted
         snapshot.levellerGainDB = h.levellerGain > 0 ? Double(Decibels.fromAmplitude(h.levellerGain)) : -.infinity
+        if let figures = loudness?.figures {
+            snapshot.loudness = LiveSnapshot.Loudness(
+                momentary: figures.momentary, shortTerm: figures.shortTerm, integrated: figures.take.integrated,
+                range: figures.take.range, truePeak: figures.take.truePeak)
+        }
         snapshot.dspLoadPercent = Double(d.cpuLoad)
         snapshot.worstCyclePercent = d.cycle.worstPercentOfPeriod
         snapshot.xruns = d.xruns

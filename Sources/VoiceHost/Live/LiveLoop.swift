@@ -21,6 +21,8 @@ final class LiveLoop {
     let host: CycleHost
     let recorder: LiveRecorder
     let streaming: LiveStreaming?
+    /// voice_out's loudness, and `agc.target_lufs`'s loop; nil with `--no-loudness-meter`.
+    let loudness: LiveLoudnessMeter?
     let backing: BackingTrack?
     let out: StatusOutput
     var control: LiveControl
@@ -90,6 +92,12 @@ final class LiveLoop {
             throw HostError(.unavailable, "\(error)")
         }
         blockSize = driver.blockSize
+        loudness =
+            request.loudnessMeter
+            ? LiveLoudnessMeter(
+                sampleRate: driver.sampleRate, session: request.sessionSettings,
+                configuration: request.configuration) : nil
+        recorder.loudness = loudness
         control = LiveControl(
             host: host, session: request.sessionSettings, preset: request.presetArgument ?? request.presetName,
             backing: backing, recorder: recorder, streaming: streaming)
@@ -106,8 +114,13 @@ final class LiveLoop {
         var startLines: [String] = []
         prepareGate()
         do {
+            // The meter rides in every route set; without a recording from the start, alone.
+            if loudness != nil, !recorder.recordsFromStart, !recorder.reroute(host, extra: recorder.extraRoutes) {
+                throw HostError(.io, "the process thread did not take the loudness meter")
+            }
+            if let loudness { startLines.append(loudness.startLine) }
             if recorder.recordsFromStart {
-                startLines = try recorder.start(host, client: driver.clientName)
+                startLines += try recorder.start(host, client: driver.clientName)
                 recordingStarted = ProcessInfo.processInfo.systemUptime
                 if let line = gateStartLine { startLines.append(line) }
             }
@@ -227,6 +240,7 @@ final class LiveLoop {
             out.log("voice_out latency is now \(latency) samples (a plugin changed its reported latency)")
         }
         followTakes()
+        if let warning = loudness?.steer(host) { out.log(warning, level: .warning) }
         keepPipeWireLinks()
         driver.updateLatenciesIfNeeded()
         if let delay = driver.echoPathLatency(), host.seedReferenceDelay(samples: delay) {
@@ -246,11 +260,14 @@ final class LiveLoop {
         if Date().timeIntervalSince(lastStatus) >= out.interval {
             lastStatus = Date()
             let stream = streaming?.status
+            terminal.loudness = loudness?.figures.statusText
             out.status(
                 { width in terminal.line(snapshot, now, stream: stream, time: snapshot.time, width: width) },
                 logLine: StatusText.line(
                     now, driverStatus,
-                    recording: [recorder.statusText, streaming?.statusText].compactMap { $0 }.joined(separator: "  ")))
+                    recording: [loudness?.figures.statusText, recorder.statusText, streaming?.statusText].compactMap {
+                        $0
+                    }.joined(separator: "  ")))
         }
         if request.waitForServer { rememberConnections() }
     }
@@ -316,6 +333,8 @@ final class LiveLoop {
                     + (erle > 0 ? HealthText.erle(erle) : "echo removed: not measured (the far end never played alone)")
             )
         }
+        // The driver is closed: nothing feeds the meter any more.
+        loudness?.stop()
         let recorded = !recorder.finishedLines.isEmpty || !(streaming?.finishedLines.isEmpty ?? true)
         out.log("summary: " + RecordingText.timing(driver.status(), recorded: recorded))
         out.restoreScreen()

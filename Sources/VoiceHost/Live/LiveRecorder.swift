@@ -1,6 +1,7 @@
 import Foundation
 import VoiceCycle
 import VoiceFiles
+import VoiceLoudness
 import VoiceRecorder
 
 /// The live client's recordings: checks and opens the files, hands their inputs to the process
@@ -32,6 +33,12 @@ final class LiveRecorder {
     /// them. Change with `reroute`.
     private(set) var extraRoutes: [TapRoute] = []
 
+    /// The loudness meter on voice_out: its input is fed in every route set beside the
+    /// recordings and the stream; each take starts its integrated loudness again and ends with
+    /// its figures. Set before the first route.
+    var loudness: LiveLoudnessMeter?
+    private var meterRoutes: [TapRoute] { loudness.map { [$0.route] } ?? [] }
+
     /// Give every file a BWF time reference (the transport frame of its first sample, stamped by
     /// the process thread) where the container has one: set for gated takes.
     var stampsTimeReference = false
@@ -41,7 +48,9 @@ final class LiveRecorder {
     /// Feeds `extra` beside the open recordings from the next cycle on; false when the process
     /// thread kept the old set (stuck), which changes nothing.
     func reroute(_ host: CycleHost, extra: [TapRoute]) -> Bool {
-        guard host.route(active.map { TapRoute(tap: $0.tap, input: $0.recording.input) } + extra) else { return false }
+        guard host.route(active.map { TapRoute(tap: $0.tap, input: $0.recording.input) } + extra + meterRoutes) else {
+            return false
+        }
         extraRoutes = extra
         return true
     }
@@ -84,11 +93,13 @@ final class LiveRecorder {
                 throw HostError(.cannotCreate, error.description)
             }
         }
-        guard host.route(made.map { TapRoute(tap: $0.tap, input: $0.recording.input) } + extraRoutes) else {
+        guard host.route(made.map { TapRoute(tap: $0.tap, input: $0.recording.input) } + extraRoutes + meterRoutes)
+        else {
             Self.discard(made)
             throw HostError(.io, "the process thread did not take the new recordings (is it stuck?); not recording")
         }
         active = made
+        loudness?.meter.startTake()
         takes += 1
         written.formUnion(made.map(\.recording.spec.path))
         return zip(made, planned).map { a, p in
@@ -105,7 +116,7 @@ final class LiveRecorder {
     /// whose gate never opened) instead of leaving empty files.
     func stop(detachingFrom host: CycleHost, force: Bool = false, discardingEmpty: Bool = false) -> [String] {
         guard !active.isEmpty else { return [] }
-        if !host.route(extraRoutes), !force {
+        if !host.route(extraRoutes + meterRoutes), !force {
             return ["could not take the recordings from the process thread (is it stuck?); they are finalised at exit"]
         }
         if discardingEmpty, active.allSatisfy({ $0.recording.status.framesCaptured == 0 }) {
@@ -116,7 +127,8 @@ final class LiveRecorder {
         }
         // Finish all first, so their writers flush in parallel, then wait for each.
         for a in active { a.recording.finishProducer() }
-        let lines = active.map { a in RecordingText.summary(a.tap, a.recording, a.recording.waitUntilFinished()) }
+        var lines = active.map { a in RecordingText.summary(a.tap, a.recording, a.recording.waitUntilFinished()) }
+        if let loudness { lines.append(LiveLoudnessMeter.takeLine(loudness.figures)) }
         finishedLines += lines
         active = []
         return lines

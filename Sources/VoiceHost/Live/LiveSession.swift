@@ -54,6 +54,9 @@ public struct LiveRequest: Sendable {
     /// The backing track plays while the JACK transport rolls, from its frame
     /// (`--backing-follows-transport`).
     public var backingFollowsTransport = false
+    /// Measure voice_out's loudness (EBU R128) off the process thread: the status line, the
+    /// surfaces, each take's summary and `agc.target_lufs` read it (`--no-loudness-meter`: off).
+    public var loudnessMeter = true
 
     public init(
         options: JACKDriver.Options, configuration: EngineConfiguration,

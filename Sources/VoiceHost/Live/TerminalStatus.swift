@@ -14,6 +14,8 @@ struct TerminalStatus {
     private var mic = LevelBar(label: "mic")
     private var far = LevelBar(label: "far")
     private var voice = LevelBar(label: "voice")
+    /// voice_out's short-term loudness (`-16.2 LUFS`), shown before the CPU figure; nil without a meter.
+    var loudness: String?
 
     /// One part of the line: its text, its place in the line and how much it matters (0 first).
     struct Part: Equatable {
@@ -45,6 +47,7 @@ struct TerminalStatus {
         if let recording = snapshot.recording {
             parts.append(Part(text: Self.recording(recording), order: 0, priority: 2))
         }
+        if let loudness { parts.append(Part(text: loudness, order: 8, priority: 3)) }
         if let stream { parts.append(Part(text: Self.onAir(stream), order: 0, priority: 2)) }
         if snapshot.echoRemovalDB != nil {
             parts.append(Part(text: Self.echo(snapshot), order: 4, priority: 0))

@@ -131,9 +131,10 @@ public enum OfflineProcessor {
                 skip: OfflineOutputs.lag(of: $0.tap, latency: status.latency, monitorLatency: monitorLatency),
                 limit: sources.micFrames)
         }
+        let steering = OfflineLoudnessSteering(session: session, configuration: configuration, host: host)
         _ = host.route(
             outputs.routes(latency: status.latency, monitorLatency: monitorLatency, micFrames: sources.micFrames)
-                + [streamRoute].compactMap { $0 })
+                + [streamRoute, steering?.route].compactMap { $0 })
         if let backing { host.attachBacking(backing.source) }
         let cpuStart = cpuTime()
         let driver = OfflineDriver(
@@ -142,6 +143,7 @@ public enum OfflineProcessor {
                 try backing?.refill()
                 try outputs.waitForRoom(request.blockSize)
                 streaming?.pace(frames: request.blockSize)
+                steering?.step()
             },
             afterMicEnded: { host.limitRecordings(toFrames: $0) })
         do {
