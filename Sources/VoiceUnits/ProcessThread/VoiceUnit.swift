@@ -63,8 +63,12 @@ extension VoiceUnit {
     ///   RealtimeSanitizer tests set every parameter of every unit inside a real-time region.
     public mutating func setParameter(_ index: Int, _ value: Float) {
         guard index >= 0, index < Self.parameters.count else { return }
-        let old = values[index]
-        values[index] = Self.clamp(index, value)
+        // Read, change and write back whole: `values[index] = …` here would go through the
+        // protocol's `modify` coroutine, whose frame an unoptimised build allocates with malloc.
+        var stored = values
+        let old = stored[index]
+        stored[index] = Self.clamp(index, value)
+        values = stored
         parameterChanged(index, from: old)
     }
 
