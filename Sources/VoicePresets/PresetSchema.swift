@@ -79,12 +79,13 @@ enum PresetSchema {
             EffectKind.allCases.map(\.rawValue), get: { $0.engine.chain.map(\.name) },
             set: { settings, names in settings.engine.chain = names.map(ChainUnit.init(named:)) }))
 
-    /// One key per parameter of an effect unit, from the unit's own descriptor (ranges, units).
+    /// One key per parameter of an effect unit, from the unit's own descriptor (ranges, units,
+    /// the help line: `help(_:)`).
     static func effectKeys(_ kind: EffectKind) -> [PresetKey] {
         kind.parameters.enumerated().map { index, p in
             .number(
                 kind.rawValue, p.id, \PresetSettings.engine.effectValues[kind.index][index],
-                Double(p.range.lowerBound)...Double(p.range.upperBound), p.unit.rawValue, p.name + ".")
+                Double(p.range.lowerBound)...Double(p.range.upperBound), p.unit.rawValue, help(p))
         }
     }
 
