@@ -103,7 +103,7 @@ public struct EchoDecision {
 }
 
 /// The canceller's live parameters (preset keys under `[echo]` and `[postfilter]`).
-public enum EchoParameter: Sendable {
+public enum EchoParameter: Sendable, BitwiseCopyable {
     /// The post-filter's residual strength (0 = off).
     case residualSuppression
     /// The post-filter's coherence exponent.

@@ -26,34 +26,36 @@ struct EngineControl: Sendable {
     /// four gains, worked out together from levels and pan; the guard's switch; an action).
     let field: (WritableKeyPath<EngineConfiguration, Float> & Sendable)?
     let sent: Sent
-    /// True for the post-filter's parameters: without echo cancellation nothing runs them, so a
-    /// change is only remembered (turning echo cancellation on is a restart, which builds the
-    /// post-filter from them).
-    let needsCanceller: Bool
+    /// True for the canceller's parameters (the post-filter's, the gate's): without echo
+    /// cancellation nothing runs them, so a change is only remembered (turning echo cancellation
+    /// on is a restart, which builds the post-filter from them).
+    var needsCanceller: Bool {
+        if case .canceller = route { return true }
+        return false
+    }
 
     /// A control that follows `field`.
     init(
         _ name: String, _ route: ControlTable.Route, _ field: WritableKeyPath<EngineConfiguration, Float> & Sendable,
-        sent: Sent = .asIs, needsCanceller: Bool = false
+        sent: Sent = .asIs
     ) {
-        self.init(name: name, route: route, field: field, sent: sent, needsCanceller: needsCanceller)
+        self.init(name: name, route: route, field: field, sent: sent)
     }
 
     /// A control whose messages are built otherwise.
     init(_ name: String, _ route: ControlTable.Route) {
-        self.init(name: name, route: route, field: nil, sent: .asIs, needsCanceller: false)
+        self.init(name: name, route: route, field: nil, sent: .asIs)
     }
 
     private init(
         name: String, route: ControlTable.Route, field: (WritableKeyPath<EngineConfiguration, Float> & Sendable)?,
-        sent: Sent, needsCanceller: Bool
+        sent: Sent
     ) {
         self.name = name
         id = ParameterID(name)
         self.route = route
         self.field = field
         self.sent = sent
-        self.needsCanceller = needsCanceller
     }
 
     /// Every engine control, in the order a change's messages are sent.
@@ -69,20 +71,16 @@ struct EngineControl: Sendable {
             EngineControl(ControlNames.outputGain, .outputGain(index: 0), \.outputGainDB),
             // The post-filter runs after the canceller; its strengths change no latency or
             // allocation, so `echo-cancel` → `echo-cancel-strong` needs no restart.
+            EngineControl(ControlNames.residualSuppression, .canceller(.residualSuppression), \.residualSuppression),
+            EngineControl(ControlNames.coherenceSuppression, .canceller(.coherenceSuppression), \.coherenceSuppression),
             EngineControl(
-                ControlNames.residualSuppression, .residualSuppression, \.residualSuppression, needsCanceller: true),
+                ControlNames.clippingCoherenceSuppression, .canceller(.clippingCoherenceSuppression),
+                \.clippingCoherenceSuppression),
             EngineControl(
-                ControlNames.coherenceSuppression, .coherenceSuppression, \.coherenceSuppression,
-                needsCanceller: true),
+                ControlNames.leftoverEchoSuppression, .canceller(.leftoverEchoSuppression), \.leftoverEchoSuppression),
             EngineControl(
-                ControlNames.clippingCoherenceSuppression, .clippingCoherenceSuppression,
-                \.clippingCoherenceSuppression, needsCanceller: true),
-            EngineControl(
-                ControlNames.leftoverEchoSuppression, .leftoverEchoSuppression, \.leftoverEchoSuppression,
-                needsCanceller: true),
-            EngineControl(
-                ControlNames.residualEchoGate, .residualEchoGate, \.residualEchoGateDB, sent: .gainFromDecibels,
-                needsCanceller: true),
+                ControlNames.residualEchoGate, .canceller(.residualEchoGate), \.residualEchoGateDB,
+                sent: .gainFromDecibels),
             EngineControl(ControlNames.duckingDepth, .duckingDepth, \.duckingDepthDB, sent: .gainFromDecibels),
             EngineControl(ControlNames.monitorVoiceLeft, .monitor(gain: 0)),
             EngineControl(ControlNames.monitorVoiceRight, .monitor(gain: 1)),

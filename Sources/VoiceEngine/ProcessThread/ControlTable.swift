@@ -1,3 +1,4 @@
+import VoiceEcho
 import VoiceRT
 import VoiceUnits
 
@@ -22,15 +23,8 @@ struct ControlTable {
         case duckingDepth
         case feedbackGuard
         case unmuteMonitor
-        /// The post-filter's tail-model strength, and its coherence exponent.
-        case residualSuppression
-        case coherenceSuppression
-        /// The coherence exponent while a clipping loudspeaker is modelled.
-        case clippingCoherenceSuppression
-        /// The leftover-echo gain's exponent.
-        case leftoverEchoSuppression
-        /// The residual echo gate's linear gain.
-        case residualEchoGate
+        /// One of the echo canceller's own (its post-filter's strengths, the residual echo gate).
+        case canceller(EchoParameter)
         /// A chain slot's parameter: a built-in unit's descriptor index, or a plugin's port index.
         case effect(slot: Int, index: Int)
     }
