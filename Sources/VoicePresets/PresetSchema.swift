@@ -1,5 +1,6 @@
 import VoiceEngine
 import VoiceFiles
+import VoiceUnits
 
 /// Every key a preset may set: its section, type, allowed values, unit, help and target field.
 ///
@@ -83,9 +84,7 @@ enum PresetSchema {
     /// the help line: `help(_:)`).
     static func effectKeys(_ kind: EffectKind) -> [PresetKey] {
         kind.parameters.enumerated().map { index, p in
-            .number(
-                kind.rawValue, p.id, \PresetSettings.engine.effectValues[kind.index][index],
-                Double(p.range.lowerBound)...Double(p.range.upperBound), p.unit.rawValue, help(p))
+            .number(kind.rawValue, p, \PresetSettings.engine.effectValues[kind.index][index], help(p))
         }
     }
 
@@ -181,15 +180,12 @@ enum PresetSchema {
             "Extra attenuation while only the far end plays (0 = off); stronger values can clip double talk."),
 
         .boolean("agc", "enabled", \.engine.leveller, "Level the voice towards target_dbfs."),
+        // The leveller's own parameters: names, ranges and units from its declaration.
+        .number("agc", VoiceLeveller.parameters[0], \.engine.levellerTargetDBFS, "Level the voice is steered towards."),
         .number(
-            "agc", "target_dbfs", \.engine.levellerTargetDBFS, -40...(-6), "dBFS", "Level the voice is steered towards."
-        ),
-        .number(
-            "agc", "max_gain_db", \.engine.levellerMaxGainDB, 0...30, "dB",
+            "agc", VoiceLeveller.parameters[1], \.engine.levellerMaxGainDB,
             "Most gain the leveller may add; caps how much quiet noise is raised."),
-        .number(
-            "agc", "speed_db_per_s", \.engine.levellerSpeedDBPerSecond, 0.5...30, "dB/s",
-            "How fast the gain may change."),
+        .number("agc", VoiceLeveller.parameters[2], \.engine.levellerSpeedDBPerSecond, "How fast the gain may change."),
 
         .boolean("monitor", "enabled", \.engine.monitor, "Feed monitor_out_L/R (off: silence)."),
         .choice(

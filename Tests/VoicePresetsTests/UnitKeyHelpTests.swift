@@ -23,3 +23,22 @@ import VoiceControl
         #expect(live.help == help)
     }
 }
+
+/// The leveller's preset keys read their names, ranges and units from `VoiceLeveller.parameters`:
+/// the same as the schema wrote out before.
+@Suite struct LevellerKeyTests {
+    @Test(
+        arguments: [
+            ("target_dbfs", -40.0...(-6.0), "dBFS"), ("max_gain_db", 0.0...30.0, "dB"),
+            ("speed_db_per_s", 0.5...30.0, "dB/s"),
+        ])
+    func rangeComesFromTheDeclaration(name: String, range: ClosedRange<Double>, unit: String) throws {
+        let key = try #require(PresetSchema.key(section: "agc", name: name))
+        guard case .number(_, let keyRange, _) = key.kind else {
+            Issue.record("agc.\(name) is not a number")
+            return
+        }
+        #expect(keyRange == range)
+        #expect(key.unit == unit)
+    }
+}
