@@ -24,6 +24,7 @@ extension EngineCanceller {
                 let p = UnsafeMutablePointer<SpeexEchoCanceller>.allocate(capacity: 1)
                 p.initialize(to: canceller)
                 kind = .speex(p)
+                (frameSize, frameInputs) = (p.pointee.frameSize, p.pointee.frameInputs)
                 return
             }
             note =
@@ -33,6 +34,7 @@ extension EngineCanceller {
         let p = UnsafeMutablePointer<NullEchoCanceller>.allocate(capacity: 1)
         p.initialize(to: NullEchoCanceller(frameSize: spec.frameSize))
         kind = .null(p)
+        (frameSize, frameInputs) = (p.pointee.frameSize, p.pointee.frameInputs)
     }
 }
 

@@ -18,6 +18,9 @@ public struct EngineCanceller: ~Copyable, EchoCanceller {
     }
 
     let kind: Kind
+    /// The running canceller's, read once when it is chosen.
+    public let frameSize: Int
+    public let frameInputs: EchoFrameInputs
 
     /// True when the null twin runs (echo cancellation off, or speexdsp could not be set up).
     public var isNull: Bool {
@@ -33,24 +36,6 @@ public struct EngineCanceller: ~Copyable, EchoCanceller {
         case .null(let p):
             p.deinitialize(count: 1)
             p.deallocate()
-        }
-    }
-
-    public var frameSize: Int {
-        @_noLocks get {
-            switch kind {
-            case .speex(let p): p.pointee.frameSize
-            case .null(let p): p.pointee.frameSize
-            }
-        }
-    }
-
-    public var frameInputs: EchoFrameInputs {
-        @_noLocks get {
-            switch kind {
-            case .speex(let p): p.pointee.frameInputs
-            case .null(let p): p.pointee.frameInputs
-            }
         }
     }
 
