@@ -61,8 +61,7 @@ public struct EchoAloneERLE: ~Copyable {
 
     /// An empty meter.
     public init() {
-        ring = .allocate(capacity: 2 * Self.capacity)
-        ring.initialize(repeating: 0, count: 2 * Self.capacity)
+        ring = .zeroed(2 * Self.capacity)
         sorted = ring + Self.capacity
     }
 
