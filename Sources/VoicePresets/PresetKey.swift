@@ -1,5 +1,6 @@
 import Foundation
 import VoiceEngine
+import VoiceUnits
 
 /// One schema entry: a key of a section, what it accepts and the `PresetSettings` field it sets.
 ///
@@ -64,6 +65,17 @@ struct PresetKey: Sendable {
         _ range: ClosedRange<Double>, _ unit: String, _ help: String, zero: String? = nil
     ) -> PresetKey {
         PresetKey(section: section, name: name, unit: unit, help: help, kind: .number(field, range: range, zero: zero))
+    }
+
+    /// A number key that is a unit's declared parameter: its name, range and unit of measure come
+    /// from the declaration (`p`), so they are written once.
+    static func number(
+        _ section: String, _ p: ParameterDescriptor, _ field: WritableKeyPath<PresetSettings, Float> & Sendable,
+        _ help: String, zero: String? = nil
+    ) -> PresetKey {
+        .number(
+            section, p.id, field, Double(p.range.lowerBound)...Double(p.range.upperBound), p.unit.rawValue, help,
+            zero: zero)
     }
 
     static func boolean(

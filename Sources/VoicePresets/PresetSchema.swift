@@ -1,5 +1,6 @@
 import VoiceEngine
 import VoiceFiles
+import VoiceUnits
 
 /// Every key a preset may set: its section, type, allowed values, unit, help and target field.
 ///
@@ -80,12 +81,11 @@ enum PresetSchema {
             EffectKind.allCases.map(\.rawValue), get: { $0.engine.chain.map(\.name) },
             set: { settings, names in settings.engine.chain = names.map(ChainUnit.init(named:)) }))
 
-    /// One key per parameter of an effect unit, from the unit's own descriptor (ranges, units).
+    /// One key per parameter of an effect unit, from the unit's own descriptor (ranges, units,
+    /// the help line: `help(_:)`).
     static func effectKeys(_ kind: EffectKind) -> [PresetKey] {
         kind.parameters.enumerated().map { index, p in
-            .number(
-                kind.rawValue, p.id, \PresetSettings.engine.effectValues[kind.index][index],
-                Double(p.range.lowerBound)...Double(p.range.upperBound), p.unit.rawValue, p.name + ".")
+            .number(kind.rawValue, p, \PresetSettings.engine.effectValues[kind.index][index], help(p))
         }
     }
 
@@ -136,7 +136,7 @@ enum PresetSchema {
             "Suppress noise and the canceller's residual echo in the voice (one frame of latency)."),
         .choice(
             "preprocessor", "suppressor", \.engine.suppressor,
-            "voicerack (echo-cancel): tells steady noise from babble and takes the canceller's residual echo and its room tail as a second noise; on the yardstick noise-suppression PESQ gain 0.63 / 0.61 against 0.41 / 0.37 (48 / 16 kHz; babble 0.34 / 0.33 against 0.06 / 0.03), double talk 3.81 / 3.71 against 3.75 / 3.61. speexdsp (echo-cancel-speexdsp): speexdsp's preprocessor, the only one with dereverb, at less CPU (the chain 1.15x bare speexdsp against 1.23x)."
+            "voicerack (echo-cancel): tells steady noise from babble and takes the canceller's residual echo and its room tail as a second noise, so it removes more noise and babble and keeps double talk better. speexdsp (echo-cancel-speexdsp): speexdsp's preprocessor, the only one with dereverb, at less CPU. Figures: docs/measurements.md."
         ),
         .boolean("preprocessor", "noise_suppression", \.engine.noiseSuppression, "Suppress background noise."),
         .number(
@@ -162,34 +162,31 @@ enum PresetSchema {
         ),
         .number(
             "preprocessor", "residual_suppression", \.engine.residualSuppression, 0...4, "",
-            "Residual echo post-filter strength after the canceller: per-band gains from a modelled reverberation tail, with comfort noise; 1 = the residual as measured, higher removes more echo but can thin double talk. echo-cancel leaves it off: beside its coherence and leftover gains, 0.3 added 0.4 dB far-end-only ERLE and moved double-talk PESQ by -0.04 to +0.02.",
+            "Residual echo post-filter strength after the canceller: per-band gains from a modelled reverberation tail, with comfort noise; 1 = the residual as measured, higher removes more echo but can thin double talk. echo-cancel leaves it off: beside its coherence and leftover gains it added little (docs/measurements.md).",
             zero: "off"),
         .number(
             "preprocessor", "coherence_suppression", \.engine.coherenceSuppression, 0...1, "",
-            "Residual echo gain from how much of the mic the echo estimate explains, raised to this power: follows long rooms and changed echo paths the post-filter's model misses. echo-cancel's 0.2 removes ~7 dB more echo where only the far end plays, at -0.02 double-talk PESQ; 0.5 ~13 dB more, and thins double talk (-0.08 PESQ).",
+            "Residual echo gain from how much of the mic the echo estimate explains, raised to this power: follows long rooms and changed echo paths the post-filter's model misses. Higher removes more echo where only the far end plays and thins double talk: echo-cancel uses 0.2, echo-cancel-strong 0.5 (docs/measurements.md).",
             zero: "off"),
         .number(
             "preprocessor", "clipping_coherence_suppression", \.engine.clippingCoherenceSuppression, 0...1, "",
-            "coherence_suppression while the canceller models a loudspeaker that clips (echo_canceller.speaker_curve), where echo is left that no model removes; the larger of the two is used. echo-cancel's 0.3 (with leftover_echo_suppression 1.5 then): nonlinear speaker 32.3 dB ERLE against 31.0 at 0.2, at the same double-talk PESQ.",
+            "coherence_suppression while the canceller models a loudspeaker that clips (echo_canceller.speaker_curve), where echo is left that no model removes; the larger of the two is used. echo-cancel's 0.3 removes more of a clipping speaker's echo than 0.2 at the same double-talk quality (docs/measurements.md).",
             zero: "no change"),
         .number(
             "preprocessor", "leftover_echo_suppression", \.engine.leftoverEchoSuppression, 0...4, "",
-            "Residual echo gain from how much of the canceller's output the far end's last 64 ms still explain (fitted bin by bin, without the canceller's model), raised to this power: catches the echo a moved speaker or mic leaves while the canceller re-learns the room. echo-cancel's 2.2: path change 30.1 -> 35.5 dB ERLE, its first second 9.7 -> 26.3 (48 kHz), at -0.01 double-talk PESQ.",
+            "Residual echo gain from how much of the canceller's output the far end's last 64 ms still explain (fitted bin by bin, without the canceller's model), raised to this power: catches the echo a moved speaker or mic leaves while the canceller re-learns the room, most of all in the first second after the change, at almost no cost to double talk (echo-cancel: 2.2; docs/measurements.md).",
             zero: "off"),
         .number(
             "preprocessor", "residual_echo_gate_db", \.engine.residualEchoGateDB, -30...0, "dB",
             "Extra attenuation while only the far end plays (0 = off); stronger values can clip double talk."),
 
         .boolean("agc", "enabled", \.engine.leveller, "Level the voice towards target_dbfs."),
+        // The leveller's own parameters: names, ranges and units from its declaration.
+        .number("agc", VoiceLeveller.parameters[0], \.engine.levellerTargetDBFS, "Level the voice is steered towards."),
         .number(
-            "agc", "target_dbfs", \.engine.levellerTargetDBFS, -40...(-6), "dBFS", "Level the voice is steered towards."
-        ),
-        .number(
-            "agc", "max_gain_db", \.engine.levellerMaxGainDB, 0...30, "dB",
+            "agc", VoiceLeveller.parameters[1], \.engine.levellerMaxGainDB,
             "Most gain the leveller may add; caps how much quiet noise is raised."),
-        .number(
-            "agc", "speed_db_per_s", \.engine.levellerSpeedDBPerSecond, 0.5...30, "dB/s",
-            "How fast the gain may change."),
+        .number("agc", VoiceLeveller.parameters[2], \.engine.levellerSpeedDBPerSecond, "How fast the gain may change."),
 
         .boolean("monitor", "enabled", \.engine.monitor, "Feed monitor_out_L/R (off: silence)."),
         .choice(

@@ -37,8 +37,8 @@ struct DeferredFrameAnalysisTests {
         let presets = try #require(PresetLibrary.shippedPresetsAbove(URL(fileURLWithPath: #filePath)))
         let c = try PresetLibrary(directories: [presets]).load("echo-cancel").configuration
         let engine = try VoiceEngine(configuration: c, sampleRate: rate, blockSize: block)
-        let planned = engine.state.pointee.canceller.defersFrameAnalysis
-        if !deferring { engine.state.pointee.canceller.defersFrameAnalysis = false }
+        let planned = engine.state.pointee.canceller.speex!.pointee.defersFrameAnalysis
+        if !deferring { engine.state.pointee.canceller.speex!.pointee.defersFrameAnalysis = false }
         let output = OfflineRenderer(engine: engine).process(mic: s.mic, reference: [s.reference])
         return (output, engine.health(), planned)
     }
@@ -75,7 +75,7 @@ struct DeferredFrameAnalysisTests {
         let presets = try #require(PresetLibrary.shippedPresetsAbove(URL(fileURLWithPath: #filePath)))
         let c = try PresetLibrary(directories: [presets]).load("echo-cancel").configuration
         let engine = try VoiceEngine(configuration: c, sampleRate: 48_000, blockSize: block)
-        let defers = engine.state.pointee.canceller.defersFrameAnalysis
+        let defers = engine.state.pointee.canceller.speex!.pointee.defersFrameAnalysis
         #expect(!defers)
     }
 }

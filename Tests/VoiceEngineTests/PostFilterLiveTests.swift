@@ -59,8 +59,8 @@ struct PostFilterLiveTests {
                         mic: mic.baseAddress! + k * block, farLeft: far.baseAddress! + k * block, farRight: nil,
                         voice: &out, frames: block)
                     voice += out
-                    gains.append(engine.state.pointee.canceller.postFilter.lastGain)
-                    running.append(engine.state.pointee.canceller.postFilter.isOn)
+                    gains.append(engine.state.pointee.canceller.speex!.pointee.postFilter.lastGain)
+                    running.append(engine.state.pointee.canceller.speex!.pointee.postFilter.isOn)
                 }
             }
         }

@@ -74,6 +74,10 @@ extension SpeexEchoCanceller {
         health.appliedDelay = referenceDelay.delay
     }
 
+    /// True when speexdsp made the states this canceller asked for; a host falls back to
+    /// `NullEchoCanceller` otherwise. - Realtime: never; main thread.
+    public var isReady: Bool { processor.isReady }
+
     /// Posts a bulk-delay seed (samples from the far end leaving to its echo arriving, e.g. the
     /// playback + capture latency JACK reports). The process thread applies it, minus the
     /// margin, until the estimator finds the delay itself. - Realtime: any thread may call.

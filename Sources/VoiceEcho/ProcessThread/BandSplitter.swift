@@ -25,10 +25,8 @@ struct BandSplitter {
         let usable = edges.filter { $0 < 0.45 * Double(sampleRate) }
         bands = usable.count + 1
         coefficients = .allocate(capacity: max(1, usable.count) * 5)
-        state = .allocate(capacity: max(1, usable.count) * 2)
-        state.initialize(repeating: 0, count: max(1, usable.count) * 2)
-        pending = .allocate(capacity: max(1, usable.count) * 2)
-        pending.initialize(repeating: 0, count: max(1, usable.count) * 2)
+        state = .zeroed(max(1, usable.count) * 2)
+        pending = .zeroed(max(1, usable.count) * 2)
         for (s, f) in usable.enumerated() {
             // RBJ cookbook low-pass, Q = 1/√2 (Butterworth).
             let w0 = 2 * Double.pi * f / Double(sampleRate)

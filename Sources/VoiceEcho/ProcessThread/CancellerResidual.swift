@@ -16,9 +16,9 @@ import VoiceRT
 /// there is no estimate and the residual is 0, as in speexdsp.
 ///
 /// Rebuilt this way (from the foreground filter's output, where speexdsp's regression sees its
-/// background filter's), the total residual per frame is within a median 0.1–0.6 dB of speexdsp's
-/// on the yardstick's echo scenarios, and suppressing with it scored as speexdsp's own did
-/// (docs/measurements.md).
+/// background filter's), the total residual per frame stays close to speexdsp's on the
+/// yardstick's echo scenarios, and suppressing with it scored as speexdsp's own did
+/// (docs/measurement-history.md).
 ///
 /// Spectra are on an FFT of `fftSize` points (a power of two holding two frames; the suppressor
 /// asks for half its own size, so each residual bin falls on every other bin of its own), in the

@@ -86,7 +86,7 @@ extension SpeexEchoCanceller {
 
     /// Smallest delay-slope drift that engages following: early figures (6 s of far-end speech)
     /// scatter by ±20 ppm at 16 kHz, and following a wrong drift costs echo removal (20 ppm
-    /// engaged on a moved speaker: path-change ERLE −0.9 dB).
+    /// engaged on a moved speaker removed less of its echo; docs/measurement-history.md).
     static var slopeEngagePPM: Double {
         @inline(__always) @_noLocks get { 30 }
     }

@@ -98,7 +98,7 @@ struct DriftFollower {
         }
         // Not following yet: the delay slope engages (`takeSlope`). Engaging on the filter's
         // shifts alone was tried: a moved speaker's reconverging filter gave three agreeing
-        // shifts and engaged at −1 ppm (path-change ERLE −0.6 dB at 16 kHz).
+        // shifts and engaged at −1 ppm, which cost echo removal after the change.
         return nil
     }
 }

@@ -44,12 +44,9 @@ struct DriftingDelay: ~Copyable {
         var size = 1
         while size < maximumDelay + 2 * maximumBlock + 4 * resampler.latency + 64 { size <<= 1 }
         mask = size - 1
-        left = .allocate(capacity: size)
-        left.initialize(repeating: 0, count: size)
-        right = .allocate(capacity: size)
-        right.initialize(repeating: 0, count: size)
-        discard = .allocate(capacity: resampler.latency + 1)
-        discard.initialize(repeating: 0, count: resampler.latency + 1)
+        left = .zeroed(size)
+        right = .zeroed(size)
+        discard = .zeroed(resampler.latency + 1)
     }
 
     deinit {

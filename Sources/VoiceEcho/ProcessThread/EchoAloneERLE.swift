@@ -15,9 +15,9 @@ import Foundation
 /// power mean of the last `capacity` window values, leaving out those more than 15 dB (the power
 /// ratio `belowMedian`) under their median.
 ///
-/// On the public yardstick (scenarios 01–07, both rates) its verdict agrees with the one the
-/// yardstick's own far-end-only ERLE gives on 13 of 14 runs of seed 1 and 8 of 14 of seed 7,
-/// against 4 and 1 for `ERLEMeter` (`docs/measurements.md`, "The health ERLE with double talk").
+/// On the public yardstick its verdict agrees with the one the yardstick's own far-end-only ERLE
+/// gives far more often than `ERLEMeter`'s (docs/measurement-history.md, "The health ERLE with
+/// double talk").
 /// It reads a few dB low in double talk, and high where the canceller had not yet converged or
 /// followed a drift: the echo estimate explains little of the mic there either, so those
 /// stretches are left out like double talk.
@@ -61,8 +61,7 @@ public struct EchoAloneERLE: ~Copyable {
 
     /// An empty meter.
     public init() {
-        ring = .allocate(capacity: 2 * Self.capacity)
-        ring.initialize(repeating: 0, count: 2 * Self.capacity)
+        ring = .zeroed(2 * Self.capacity)
         sorted = ring + Self.capacity
     }
 

@@ -18,8 +18,9 @@ import VoiceRT
 /// drift, speaker-curve, post-filter and suppressor pieces) and `NullEchoCanceller` (the mic
 /// copied through: a test double and a fallback, as PipeWire's `aec-null`).
 ///
-/// Hosts hold a concrete canceller (a stored value or a generic parameter), never an
-/// existential: calls are then direct and allocation-free on the process thread.
+/// Hosts hold a concrete canceller (a stored value, a generic parameter, or a closed choice of
+/// the two as the engine's `EngineCanceller`), never an existential: calls are then direct and
+/// allocation-free on the process thread.
 ///
 /// - Realtime: `init` (the prepare step) allocates, on the main thread. Every other requirement
 ///   is called on the process thread (or the offline driver's) and is allocation- and lock-free.
@@ -102,7 +103,7 @@ public struct EchoDecision {
 }
 
 /// The canceller's live parameters (preset keys under `[echo]` and `[postfilter]`).
-public enum EchoParameter: Sendable {
+public enum EchoParameter: Sendable, BitwiseCopyable {
     /// The post-filter's residual strength (0 = off).
     case residualSuppression
     /// The post-filter's coherence exponent.

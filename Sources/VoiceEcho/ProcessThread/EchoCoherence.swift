@@ -34,7 +34,7 @@ struct EchoCoherence {
     static let talkerRiseTimeConstant = 0.05
     /// A mic bin rising counts as a talker's onset while the echo estimate's power stays under
     /// this share of its average (at 1, the echo estimate's own frame-to-frame scatter let the
-    /// path change's residual pass as a talker: 0.8 dB less removed after it).
+    /// path change's residual pass as a talker, and less echo was removed after it).
     static let echoRiseShare: Float = 0.5
 
     /// Exponent on 1 − C (0 switches the coherence gain off): 1 is the full Wiener-like gain,

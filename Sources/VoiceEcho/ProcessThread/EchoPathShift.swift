@@ -29,10 +29,8 @@ struct EchoPathShift: ~Copyable {
         self.maximumShift = maximumShift
         raw = .allocate(capacity: self.length)
         raw.initialize(repeating: 0, count: self.length)
-        previous = .allocate(capacity: self.length)
-        previous.initialize(repeating: 0, count: self.length)
-        current = .allocate(capacity: self.length)
-        current.initialize(repeating: 0, count: self.length)
+        previous = .zeroed(self.length)
+        current = .zeroed(self.length)
     }
 
     deinit {

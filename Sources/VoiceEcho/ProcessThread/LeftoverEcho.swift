@@ -28,10 +28,9 @@ import VoiceRT
 /// path's recent gain (mic power over the held reference power, against its own ~0.2 s average)
 /// opens the gain for `openFrames` frames and halves r (`onsetForget`), so the fit forgets that
 /// stretch faster. In the yardstick's double talk the onsets were where this gain cost: opening
-/// for 6 frames without forgetting cost 0.015 / 0.007 more double-talk PESQ (48 / 16 kHz) and
-/// removed 0.3 / 0.4 dB more of the path change. At 6 dB, 16 kHz double talk read 0.001 less
-/// STOI; at 3 dB the path change itself opened the gain, and its first second kept 12 dB
-/// instead of 23.
+/// without forgetting cost double talk for little more of the path change; a higher ratio cost
+/// double-talk STOI, a lower one let the path change itself open the gain and keep much of its
+/// echo in the first second (runs: docs/measurement-history.md).
 ///
 /// The reference spectra come two frames to an FFT (two real signals in one complex transform),
 /// so the statistics of every other frame are updated one frame late.
@@ -168,8 +167,8 @@ struct LeftoverEcho {
 
     /// Ends a frame whose spectra were all added: every `solveEvery` frames, fits every bin
     /// anew and sums the share. (Fitting a quarter of the bins each frame instead, so that no
-    /// frame carries every fit, updated the share every frame from fits of mixed age: path
-    /// change 35.4 → 34.5 dB, its first second 23.1 → 19.7 at 48 kHz.)
+    /// frame carries every fit, updated the share every frame from fits of mixed age and removed
+    /// less of a path change, most in its first second: docs/measurement-history.md.)
     ///
     /// - Realtime: safe.
     @_noLocks

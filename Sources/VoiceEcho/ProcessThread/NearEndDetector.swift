@@ -44,9 +44,8 @@ struct NearEndDetector {
     let weight: Float
     /// How far (power ratio, 3 dB) the canceller output must stand above the expected residual
     /// for a frame that is no double-talk candidate to be learned slowly (see the type's notes).
-    /// Measured on the yardstick (both seeds, 48 and 16 kHz): double-talk PESQ +0.000…+0.034 in
-    /// all 20 cases, path-change ERLE −0.24 dB; a ratio of 3 at 1/8 and of 4 at 1/4 took 0.002
-    /// and 0.004 double-talk STOI at 16 kHz.
+    /// On the yardstick it kept double talk at least as well in every case for a fraction of a dB
+    /// of path-change ERLE; larger ratios cost double-talk STOI (runs: docs/measurement-history.md).
     let unexplainedRatio: Float = 2
     /// Factor on `weight` for such frames.
     let slowLearning: Float = 1 / 16

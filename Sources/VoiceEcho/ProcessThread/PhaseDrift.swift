@@ -66,8 +66,7 @@ struct PhaseDrift {
         bins = max(1, highBin - lowBin + 1)
         self.size = size
         self.decimation = decimation
-        spectra = .allocate(capacity: 2 * bins * (Self.baseline + 1))
-        spectra.initialize(repeating: 0, count: 2 * bins * (Self.baseline + 1))
+        spectra = .zeroed(2 * bins * (Self.baseline + 1))
         times = .allocate(capacity: Self.baseline + 1)
         times.initialize(repeating: 0, count: Self.baseline + 1)
         samples = .allocate(capacity: 2 * Self.window)

@@ -16,8 +16,8 @@ import VoiceRT
 /// The band gains are applied as one gain per frame, G² = Σ G_b² P_b / Σ P_b over the output's
 /// band powers P_b, ramped sample by sample. Applying them band by band through the zero-latency
 /// splitter was measured first: its bands are not power-complementary, so unequal gains lifted
-/// parts of the near-end voice by up to 3 dB and cost 0.4 double-talk PESQ; the single gain costs
-/// nothing there. Comfort noise shaped like the output's own noise floor (band by band) fills
+/// parts of the near-end voice and cost double talk dearly; the single gain does not
+/// (docs/measurement-history.md). Comfort noise shaped like the output's own noise floor (band by band) fills
 /// what the gain takes from the background, so it does not pump with the echo.
 ///
 /// A second, optional estimate caps each band's gain: the coherence of the echo estimate and the
@@ -344,7 +344,7 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// Computes the band gains for the frame last analysed. `echoPossible`: the far end played
     /// recently enough for its echo to ring on; without it the coherence gain stays open (the
     /// "echo estimate" is then only what the canceller's DC notch took from the mic, and its
-    /// coherence with the mic cost the noise-only scenarios 0.02-0.06 PESQ).
+    /// coherence with the mic cost the noise-only scenarios PESQ).
     ///
     /// - Realtime: safe.
     @_noLocks

@@ -56,7 +56,8 @@ extension SpeexEchoCanceller {
                     output, residual: estimatesResidual ? UnsafePointer(cancellerResidual.power) : nil)
             }
         } else {
-            // Bypass (the `raw` preset): no 16-bit round trip, the samples pass untouched.
+            // Bypass (a `raw`-like preset whose leveller or ducking needs the voice decision; `raw`
+            // itself runs the null twin): no 16-bit round trip, the samples pass untouched.
             for i in 0..<f { output[i] = b.frameMic[i] }
         }
         // Voice activity: the cleaned output stands 9 dB above its own noise floor (see

@@ -25,40 +25,16 @@ public struct LiveUpdate: Sendable {
 
 extension EngineConfiguration {
     /// The live part of the change from `self` (what the engine runs) to `new`: one message per
-    /// changed parameter, addressed by name (`ControlNames`), never by position.
+    /// changed parameter, addressed by name (`ControlNames`), never by position. The engine's own
+    /// parameters are those `EngineControl.all` declares; the chain's, its units' descriptors.
     public func liveUpdate(to new: EngineConfiguration) -> LiveUpdate {
         var reached = self
         var messages: [ControlMessage] = []
-        func follow(_ field: WritableKeyPath<EngineConfiguration, Float>, _ name: String) {
-            guard self[keyPath: field] != new[keyPath: field] else { return }
+        for control in EngineControl.all {
+            guard let field = control.field, self[keyPath: field] != new[keyPath: field] else { continue }
             reached[keyPath: field] = new[keyPath: field]
-            messages.append(ControlMessage(name, new[keyPath: field]))
-        }
-        follow(\.inputGainDB, ControlNames.inputGain)
-        follow(\.levellerTargetDBFS, ControlNames.leveller("target_dbfs"))
-        follow(\.levellerMaxGainDB, ControlNames.leveller("max_gain_db"))
-        follow(\.levellerSpeedDBPerSecond, ControlNames.leveller("speed_db_per_s"))
-        follow(\.outputGainDB, ControlNames.outputGain)
-        if echo.echoCancellation {
-            // The post-filter runs after the canceller; its strengths change no latency or
-            // allocation, so `echo-cancel` → `echo-cancel-strong` needs no restart.
-            follow(\.residualSuppression, ControlNames.residualSuppression)
-            follow(\.coherenceSuppression, ControlNames.coherenceSuppression)
-            follow(\.clippingCoherenceSuppression, ControlNames.clippingCoherenceSuppression)
-            follow(\.leftoverEchoSuppression, ControlNames.leftoverEchoSuppression)
-            if echo.residualEchoGateDB != new.residualEchoGateDB {
-                reached.residualEchoGateDB = new.residualEchoGateDB
-                messages.append(
-                    ControlMessage(ControlNames.residualEchoGate, Decibels.amplitude(new.residualEchoGateDB)))
-            }
-        } else {
-            // No canceller, no post-filter running: only remembered (turning echo cancellation
-            // on is a restart, which builds the post-filter from these).
-            reached.residualSuppression = new.residualSuppression
-            reached.coherenceSuppression = new.coherenceSuppression
-            reached.clippingCoherenceSuppression = new.clippingCoherenceSuppression
-            reached.leftoverEchoSuppression = new.leftoverEchoSuppression
-            reached.residualEchoGateDB = new.residualEchoGateDB
+            guard echo.echoCancellation || !control.needsCanceller else { continue }  // only remembered
+            messages.append(control.message(for: new))
         }
         for kind in EffectKind.allCases where effectValues[kind.index] != new.effectValues[kind.index] {
             reached.effectValues[kind.index] = new.effectValues[kind.index]
@@ -70,10 +46,6 @@ extension EngineConfiguration {
         }
         messages += pluginMessages(to: new, reached: &reached)
         messages += monitorMessages(to: new, reached: &reached)
-        if duckingDepthDB != new.duckingDepthDB {
-            reached.duckingDepthDB = new.duckingDepthDB
-            messages.append(ControlMessage(ControlNames.duckingDepth, Decibels.amplitude(new.duckingDepthDB)))
-        }
         if monitorFeedbackGuard != new.monitorFeedbackGuard {
             reached.monitorFeedbackGuard = new.monitorFeedbackGuard
             messages.append(ControlMessage(ControlNames.feedbackGuard, new.monitorFeedbackGuard ? 1 : 0))

@@ -59,7 +59,8 @@ public final class VoiceEngine {
     public let speexSettings: SpeexSettings
     /// Samples the canceller's preprocessor delays the voice (0 without a preprocessor).
     public let processingLatency: Int
-    /// Warnings about the chain's plugin units, for the user at load (not hard-real-time capable).
+    /// Warnings for the user at load: the echo canceller could not be set up (the null twin
+    /// runs), the chain's plugin units are not hard-real-time capable.
     public let notes: [String]
     /// Each plugin unit's state saver, by unit name (`PreparedPlugin.savedState`).
     private let pluginStateSavers: [String: @Sendable () -> String]
@@ -69,9 +70,20 @@ public final class VoiceEngine {
     /// Builds an engine for `blockSize`-sample blocks at `sampleRate` Hz with a far end of
     /// `referenceChannels` channels (1 or 2), its plugin units made by `pluginHost`.
     /// - Realtime: never (allocates).
-    public init(
+    public convenience init(
         configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int = 1,
         pluginHost: (any PluginHost)? = nil
+    ) throws(EngineError) {
+        try self.init(
+            configuration: configuration, sampleRate: sampleRate, blockSize: blockSize,
+            referenceChannels: referenceChannels, pluginHost: pluginHost, speexSetup: .asBuilt)
+    }
+
+    /// Builds an engine as above, with speexdsp set up as `speexSetup` says (tests force a
+    /// failure to see the null twin take over). - Realtime: never (allocates).
+    init(
+        configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int,
+        pluginHost: (any PluginHost)?, speexSetup: EngineCanceller.SpeexSetup
     ) throws(EngineError) {
         guard Self.sampleRates.contains(sampleRate) else { throw .unsupportedSampleRate(sampleRate) }
         guard Self.blockSizes.contains(blockSize) else { throw .unsupportedBlockSize(blockSize) }
@@ -101,15 +113,18 @@ public final class VoiceEngine {
             plugins.values.forEach { $0.unit.release() }
             throw .plugin(PluginError(clash))
         }
-        notes = configuration.chain.flatMap { plugins[$0.name]?.notes ?? [] }
+        let pluginNotes = configuration.chain.flatMap { plugins[$0.name]?.notes ?? [] }
         pluginStateSavers = plugins.mapValues(\.savedState)
         healthBoard = .allocate(capacity: 1)
         healthBoard.initialize(to: HealthBoard())
         state = .allocate(capacity: 1)
+        var cancellerNote: String?
         state.initialize(
             to: EngineState(
                 configuration: configuration, plan: plan, sampleRate: sampleRate, speex: speex,
-                health: healthBoard, controls: controls, plugins: plugins))
+                health: healthBoard, controls: controls, plugins: plugins, speexSetup: speexSetup,
+                note: &cancellerNote))
+        notes = [cancellerNote].compactMap { $0 } + pluginNotes
         processingLatency = state.pointee.canceller.latency
         warmUp()
     }

@@ -1,3 +1,4 @@
+import VoiceEcho
 import VoiceRT
 import VoiceUnits
 
@@ -22,15 +23,8 @@ struct ControlTable {
         case duckingDepth
         case feedbackGuard
         case unmuteMonitor
-        /// The post-filter's tail-model strength, and its coherence exponent.
-        case residualSuppression
-        case coherenceSuppression
-        /// The coherence exponent while a clipping loudspeaker is modelled.
-        case clippingCoherenceSuppression
-        /// The leftover-echo gain's exponent.
-        case leftoverEchoSuppression
-        /// The residual echo gate's linear gain.
-        case residualEchoGate
+        /// One of the echo canceller's own (its post-filter's strengths, the residual echo gate).
+        case canceller(EchoParameter)
         /// A chain slot's parameter: a built-in unit's descriptor index, or a plugin's port index.
         case effect(slot: Int, index: Int)
     }
@@ -78,24 +72,7 @@ struct ControlTable {
 
     /// Every control name of an engine running `chain`, with its route.
     private static func names(chain: [ChainUnit], plugins: [String: PreparedPlugin]) -> [(String, Route)] {
-        var named: [(String, Route)] = [
-            (ControlNames.inputGain, .inputGain(index: Self.index("gain_db", Gain.parameters)))
-        ]
-        named += VoiceLeveller.parameters.enumerated().map {
-            (ControlNames.leveller($0.element.id), .leveller(index: $0.offset))
-        }
-        named.append((ControlNames.outputGain, .outputGain(index: Self.index("gain_db", Gain.parameters))))
-        named += [
-            (ControlNames.monitorVoiceLeft, .monitor(gain: 0)), (ControlNames.monitorVoiceRight, .monitor(gain: 1)),
-            (ControlNames.monitorFar, .monitor(gain: 2)), (ControlNames.monitorMaster, .monitor(gain: 3)),
-            (ControlNames.duckingDepth, .duckingDepth), (ControlNames.feedbackGuard, .feedbackGuard),
-            (ControlNames.unmuteMonitor, .unmuteMonitor),
-            (ControlNames.residualSuppression, .residualSuppression),
-            (ControlNames.coherenceSuppression, .coherenceSuppression),
-            (ControlNames.clippingCoherenceSuppression, .clippingCoherenceSuppression),
-            (ControlNames.leftoverEchoSuppression, .leftoverEchoSuppression),
-            (ControlNames.residualEchoGate, .residualEchoGate),
-        ]
+        var named = EngineControl.all.map { ($0.name, $0.route) }
         for (slot, unit) in chain.enumerated() {
             switch unit {
             case .builtIn(let kind):
@@ -109,12 +86,6 @@ struct ControlTable {
             }
         }
         return named
-    }
-
-    /// Position of the descriptor `id` in `parameters` (a programming error if absent).
-    private static func index(_ id: String, _ parameters: [ParameterDescriptor]) -> Int {
-        guard let i = parameters.firstIndex(where: { $0.id == id }) else { preconditionFailure("no parameter \(id)") }
-        return i
     }
 
     /// The route of `parameter`, or nil when this engine has no such parameter. - Realtime: safe.

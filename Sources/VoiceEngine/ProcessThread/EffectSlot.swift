@@ -34,34 +34,61 @@ enum EffectSlot {
         }
     }
 
+    /// What a call does to the slot's unit: process a block in place, or set a parameter.
+    enum Change {
+        case process(UnsafeMutablePointer<Float>, frames: Int)
+        /// A built-in unit's descriptor index, or a plugin's port index (`PreparedPlugin.controls`).
+        case parameter(index: Int, value: Float)
+
+        /// `unit` after the change (a local copy, changed whole: see
+        /// `VoiceUnit.settingParameter`). - Realtime: safe; generic, so it is checked where it is
+        /// specialised (in `run`).
+        @inline(__always)
+        func applied<U: VoiceUnit>(to unit: U) -> U {
+            var u = unit
+            switch self {
+            case .process(let buffer, let frames): u.process(buffer, frames: frames)
+            case .parameter(let index, let value): _unsafePerformance { u.setParameter(index, value) }
+            }
+            return u
+        }
+
+        /// Runs the change on a plugin unit, through the host's function table. - Realtime: safe.
+        @inline(__always) @_noLocks
+        func apply(to unit: PluginUnit) {
+            switch self {
+            case .process(let buffer, let frames): unit.process(buffer, frames: frames)
+            case .parameter(let index, let value): unit.setControl(index, value)
+            }
+        }
+    }
+
+    /// Runs `change` on the slot's unit, whichever it is. - Realtime: safe.
+    @inline(__always) @_noLocks
+    mutating func run(_ change: Change) {
+        switch self {
+        case .equalizer(let u): self = .equalizer(change.applied(to: u))
+        case .gate(let u): self = .gate(change.applied(to: u))
+        case .compressor(let u): self = .compressor(change.applied(to: u))
+        case .deesser(let u): self = .deesser(change.applied(to: u))
+        case .limiter(let u): self = .limiter(change.applied(to: u))
+        case .delay(let u): self = .delay(change.applied(to: u))
+        case .reverb(let u): self = .reverb(change.applied(to: u))
+        case .plugin(let u): change.apply(to: u)
+        }
+    }
+
     /// Processes `frames` samples in place. - Realtime: safe.
     @_noLocks
     mutating func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
-        switch self {
-        case .equalizer(var u):
-            u.process(buffer, frames: frames)
-            self = .equalizer(u)
-        case .gate(var u):
-            u.process(buffer, frames: frames)
-            self = .gate(u)
-        case .compressor(var u):
-            u.process(buffer, frames: frames)
-            self = .compressor(u)
-        case .deesser(var u):
-            u.process(buffer, frames: frames)
-            self = .deesser(u)
-        case .limiter(var u):
-            u.process(buffer, frames: frames)
-            self = .limiter(u)
-        case .delay(var u):
-            u.process(buffer, frames: frames)
-            self = .delay(u)
-        case .reverb(var u):
-            u.process(buffer, frames: frames)
-            self = .reverb(u)
-        case .plugin(let u):
-            u.process(buffer, frames: frames)
-        }
+        run(.process(buffer, frames: frames))
+    }
+
+    /// Sets parameter `index` of the slot's unit, clamped by the unit (a plugin's: its port
+    /// `index`). - Realtime: safe.
+    @_noLocks
+    mutating func setParameter(_ index: Int, _ value: Float) {
+        run(.parameter(index: index, value: value))
     }
 
     /// Samples of delay the unit adds (the limiter's look-ahead, a plugin's reported latency).

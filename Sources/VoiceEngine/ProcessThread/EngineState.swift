@@ -9,7 +9,7 @@ import VoiceUnits
 ///
 /// A plain `~Copyable` struct behind a stable pointer (never a class: reference counting on the
 /// process thread can lock). The render cycle is in `RenderCycle.swift`, one frame of echo
-/// cancellation in `FrameProcessing.swift` (the canceller itself is `SpeexEchoCanceller`, in VoiceEcho).
+/// cancellation in `FrameProcessing.swift` (the canceller itself is `EngineCanceller`: VoiceEcho's speexdsp canceller or its null twin).
 public struct EngineState: ~Copyable {
     /// Block / frame sizes and the re-framing latency.
     public let plan: FramePlan
@@ -21,8 +21,9 @@ public struct EngineState: ~Copyable {
     // Units, in signal order.
     var inputGain: Gain
     var highPass: HighPassFilter
-    /// The echo canceller with its preprocessor, post-filter and residual echo gate (VoiceEcho).
-    var canceller: SpeexEchoCanceller
+    /// The echo canceller with its preprocessor, post-filter and residual echo gate (VoiceEcho's
+    /// speexdsp canceller), or its null twin where there is nothing to cancel.
+    var canceller: EngineCanceller
     var leveller: VoiceLeveller
     let levellerEnabled: Bool
     var outputGain: Gain
@@ -65,7 +66,7 @@ public struct EngineState: ~Copyable {
     init(
         configuration c: EngineConfiguration, plan: FramePlan, sampleRate: Int,
         speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>, controls: ControlRing,
-        plugins: [String: PreparedPlugin]
+        plugins: [String: PreparedPlugin], speexSetup: EngineCanceller.SpeexSetup, note: inout String?
     ) {
         self.plan = plan
         self.sampleRate = sampleRate
@@ -76,11 +77,12 @@ public struct EngineState: ~Copyable {
         inputGain.prepare(spec)
         highPass = HighPassFilter(cutoffHz: c.highPassHz)
         highPass.prepare(spec)
-        canceller = SpeexEchoCanceller(
+        canceller = EngineCanceller(
             settings: c.echo, speex: speex,
             spec: EchoSpec(
                 sampleRate: sampleRate, blockSize: plan.blockSize, frameSize: plan.frameSize,
-                leavesFrameFreeCycles: plan.leavesFrameFreeCycles))
+                leavesFrameFreeCycles: plan.leavesFrameFreeCycles),
+            decisionRead: c.leveller || c.ducking, setup: speexSetup, note: &note)
         leveller = VoiceLeveller(
             targetDBFS: c.levellerTargetDBFS, maxGainDB: c.levellerMaxGainDB,
             speedDBPerSecond: c.levellerSpeedDBPerSecond)

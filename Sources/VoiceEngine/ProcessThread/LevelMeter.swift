@@ -8,6 +8,10 @@ import VoiceRT
 struct LevelMeter {
     private(set) var rms: Float = 0
     private(set) var peak: Float = 0
+    /// Both figures, as the health figures take them. - Realtime: safe.
+    var reading: (rms: Float, peak: Float) {
+        @inline(__always) @_noLocks get { (rms, peak) }
+    }
     private var meanSquare: Float = 0
     private let ratePerSample: Float
     private let peakReleasePerSample: Float

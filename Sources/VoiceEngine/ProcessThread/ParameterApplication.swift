@@ -1,5 +1,6 @@
 import VoiceEcho
 import VoiceRT
+import VoiceUnits
 
 /// Live parameter changes on the process thread: the render cycle drains the engine's
 /// `ControlRing` at its start, looks each message's identifier up in the engine's `ControlTable`
@@ -39,29 +40,14 @@ extension EngineState {
             feedbackGuardOn = value >= 0.5
         case .unmuteMonitor:
             rearmFeedbackGuard()
-        case .residualSuppression:
-            canceller.set(.residualSuppression, value)
-        case .coherenceSuppression:
-            canceller.set(.coherenceSuppression, value)
-        case .clippingCoherenceSuppression:
-            canceller.set(.clippingCoherenceSuppression, value)
-        case .leftoverEchoSuppression:
-            canceller.set(.leftoverEchoSuppression, value)
-        case .residualEchoGate:
-            canceller.set(.residualEchoGate, value)
+        case .canceller(let parameter):
+            canceller.set(parameter, value)
         case .inputGain(let index):
-            var unit = inputGain  // a local copy: the closure must not capture the engine
-            // Realtime: see `EffectSlot.setParameter` (libm's pure functions, no allocation).
-            _unsafePerformance { unit.setParameter(index, value) }
-            inputGain = unit
+            inputGain = inputGain.settingParameter(index, value)
         case .leveller(let index):
-            var unit = leveller
-            _unsafePerformance { unit.setParameter(index, value) }
-            leveller = unit
+            leveller = leveller.settingParameter(index, value)
         case .outputGain(let index):
-            var unit = outputGain
-            _unsafePerformance { unit.setParameter(index, value) }
-            outputGain = unit
+            outputGain = outputGain.settingParameter(index, value)
         }
         figures.parametersApplied += 1
     }
@@ -76,43 +62,22 @@ extension EngineState {
     }
 }
 
-extension EffectSlot {
-    /// Sets parameter `index` of the slot's unit, clamped by the unit. - Realtime: safe.
+extension VoiceUnit {
+    /// This unit with parameter `index` set to `value`, clamped by the unit. - Realtime: safe.
     ///
-    /// Here and for the gains and the leveller above, the process thread calls a unit's
-    /// `setParameter`, which the compiler cannot check (`VoiceUnit.setParameter` is not
+    /// The process thread calls a unit's `setParameter` here (for the chain's slots, the gains
+    /// and the leveller), which the compiler cannot check (`VoiceUnit.setParameter` is not
     /// `@_noLocks`): it recomputes coefficients with libm (`powf`, `expf`, `tan`, `cos`: pure
     /// functions that neither allocate nor lock) and clamps against the unit's static descriptor
     /// table, already initialised off the process thread when the unit was made. Targets glide
-    /// (`SmoothedGain`, `GlidingBiquad`), so a change never steps the signal. RealtimeSafetyTests
-    /// set every parameter of every unit inside RealtimeSanitizer's region.
-    @_noLocks
-    mutating func setParameter(_ index: Int, _ value: Float) {
-        switch self {
-        case .equalizer(var u):
-            _unsafePerformance { u.setParameter(index, value) }
-            self = .equalizer(u)
-        case .gate(var u):
-            _unsafePerformance { u.setParameter(index, value) }
-            self = .gate(u)
-        case .compressor(var u):
-            _unsafePerformance { u.setParameter(index, value) }
-            self = .compressor(u)
-        case .deesser(var u):
-            _unsafePerformance { u.setParameter(index, value) }
-            self = .deesser(u)
-        case .limiter(var u):
-            _unsafePerformance { u.setParameter(index, value) }
-            self = .limiter(u)
-        case .delay(var u):
-            _unsafePerformance { u.setParameter(index, value) }
-            self = .delay(u)
-        case .reverb(var u):
-            _unsafePerformance { u.setParameter(index, value) }
-            self = .reverb(u)
-        case .plugin(let u):
-            // `index` is the plugin's port index (`PreparedPlugin.controls`).
-            u.setControl(index, value)
-        }
+    /// (`SmoothedGain`, `GlidingBiquad`), so a change never steps the signal. RealtimeSanitizer's
+    /// tests set every parameter of every unit inside a real-time region. The unit is a local
+    /// copy, changed whole and handed back (the closure must not capture the engine). Generic,
+    /// so the compiler checks it where it is specialised (in `EngineState.apply`, `EffectSlot.run`).
+    @inline(__always)
+    func settingParameter(_ index: Int, _ value: Float) -> Self {
+        var unit = self
+        _unsafePerformance { unit.setParameter(index, value) }
+        return unit
     }
 }

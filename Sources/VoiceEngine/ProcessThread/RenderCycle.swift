@@ -129,14 +129,10 @@ extension EngineState {
     /// Copies the meters into the figures and publishes them for the main thread.
     @inline(__always) @_noLocks
     mutating func publishHealth() {
-        figures.micLevel = micMeter.rms
-        figures.micPeak = micMeter.peak
-        figures.farLevel = farMeter.rms
-        figures.farPeak = farMeter.peak
-        figures.monitorLevel = monitorMeter.rms
-        figures.monitorPeak = monitorMeter.peak
-        figures.outputLevel = outputMeter.rms
-        figures.outputPeak = outputMeter.peak
+        (figures.micLevel, figures.micPeak) = micMeter.reading
+        (figures.farLevel, figures.farPeak) = farMeter.reading
+        (figures.monitorLevel, figures.monitorPeak) = monitorMeter.reading
+        (figures.outputLevel, figures.outputPeak) = outputMeter.reading
         canceller.report(into: &figures)
         figures.levellerGain = leveller.currentGain()
         health.pointee.publish(figures)

@@ -4,8 +4,8 @@ import CSpeexDSP
 /// reference in, one frame of cleaned voice out.
 ///
 /// Owns both speexdsp states and destroys the preprocessor before the echo state it points at.
-/// Either half can be off; with both off it is the null twin, copying mic to output, which tests
-/// use as a reference and presets such as `raw` run.
+/// Either half can be off; with both off it copies mic to output (the engine runs VoiceEcho's
+/// `NullEchoCanceller` in its place where nothing reads the canceller's voice decision).
 ///
 /// Latency: the canceller adds none (output frame n is input frame n); the preprocessor's
 /// overlap-add adds exactly one frame (`frameSize` samples), reported as `latency`.
@@ -31,14 +31,16 @@ public struct SpeexVoiceProcessor: ~Copyable {
         if settings.echoCancellation {
             echo = speex_echo_state_init_mc(
                 frame, Int32(settings.filterLength), 1, Int32(settings.speakers))
-            speex_echo_ctl(echo, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
-            speex_echo_ctl(echo, SPEEX_ECHO_GET_IMPULSE_RESPONSE_SIZE, &responseLength)
+            if let echo {
+                speex_echo_ctl(echo, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
+                speex_echo_ctl(echo, SPEEX_ECHO_GET_IMPULSE_RESPONSE_SIZE, &responseLength)
+            }
         }
         impulseResponseLength = Int(responseLength)
         var preprocessor: OpaquePointer? = nil
         if settings.preprocess {
             preprocessor = speex_preprocess_state_init(frame, rate)
-            Self.configure(preprocessor, settings: settings, echo: echo)
+            if preprocessor != nil { Self.configure(preprocessor, settings: settings, echo: echo) }
         }
         self.echo = echo
         self.preprocessor = preprocessor
@@ -47,6 +49,12 @@ public struct SpeexVoiceProcessor: ~Copyable {
     deinit {
         if let preprocessor { speex_preprocess_state_destroy(preprocessor) }
         if let echo { speex_echo_state_destroy(echo) }
+    }
+
+    /// True when speexdsp made every state the settings ask for (it returns no state when its
+    /// allocation fails). A host runs without the processor otherwise.
+    public var isReady: Bool {
+        (echo != nil || !settings.echoCancellation) && (preprocessor != nil || !settings.preprocess)
     }
 
     /// Samples of delay between input and output: one frame when the preprocessor runs.

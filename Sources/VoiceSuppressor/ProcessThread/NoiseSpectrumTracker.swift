@@ -82,8 +82,7 @@ struct NoiseSpectrumTracker: ~Copyable {
         floor = steadyFloor
         logNoise = .allocate(capacity: bins)
         linearNoise = .allocate(capacity: bins)
-        noise = .allocate(capacity: bins)
-        noise.initialize(repeating: 0, count: bins)
+        noise = .zeroed(bins)
         levels = SlidingPercentiles(capacity: max(1, Int(4 / hopSeconds)))
     }
 

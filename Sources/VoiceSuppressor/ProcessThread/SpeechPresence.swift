@@ -42,10 +42,8 @@ struct SpeechPresence: ~Copyable {
         self.bandStart = bandStart
         self.bandEnd = max(bandEnd, bandStart + 1)
         smoothing = exp2f(-hopSeconds / 0.022 * 1.442_695)
-        smoothedPrior = .allocate(capacity: bins)
-        smoothedPrior.initialize(repeating: 0, count: bins)
-        probability = .allocate(capacity: bins)
-        probability.initialize(repeating: 0, count: bins)
+        smoothedPrior = .zeroed(bins)
+        probability = .zeroed(bins)
     }
 
     deinit {

@@ -17,32 +17,35 @@ public struct Compressor: VoiceUnit, Sendable {
 
     public static let parameters = [
         ParameterDescriptor(
-            id: "threshold_dbfs", name: "Threshold", range: -60...0, defaultValue: -20, unit: .decibelsFullScale),
-        ParameterDescriptor(id: "ratio", name: "Ratio", range: 1...20, defaultValue: 4, unit: .ratio),
-        ParameterDescriptor(id: "knee_db", name: "Knee", range: 0...24, defaultValue: 6, unit: .decibels),
-        ParameterDescriptor(id: "attack_ms", name: "Attack", range: 0.1...200, defaultValue: 5, unit: .milliseconds),
+            id: "threshold_dbfs", name: "Threshold", range: -60...0, defaultValue: -20, unit: .decibelsFullScale,
+            smoothing: .followed),
         ParameterDescriptor(
-            id: "release_ms", name: "Release", range: 5...2_000, defaultValue: 100, unit: .milliseconds),
-        ParameterDescriptor(id: "makeup_db", name: "Make-up gain", range: 0...24, defaultValue: 0, unit: .decibels),
-        // 0 peak, 1 RMS
-        ParameterDescriptor(id: "detector", name: "Detector", range: 0...1, defaultValue: 0, unit: .ratio),
-        ParameterDescriptor(id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio),
+            id: "ratio", name: "Ratio", range: 1...20, defaultValue: 4, unit: .ratio, smoothing: .followed),
+        ParameterDescriptor(
+            id: "knee_db", name: "Knee", range: 0...24, defaultValue: 6, unit: .decibels, smoothing: .followed),
+        ParameterDescriptor(
+            id: "attack_ms", name: "Attack", range: 0.1...200, defaultValue: 5, unit: .milliseconds,
+            smoothing: .followed),
+        ParameterDescriptor(
+            id: "release_ms", name: "Release", range: 5...2_000, defaultValue: 100, unit: .milliseconds,
+            smoothing: .followed),
+        ParameterDescriptor(
+            id: "makeup_db", name: "Make-up gain", range: 0...24, defaultValue: 0, unit: .decibels,
+            smoothing: .glide(milliseconds: 10)),
+        ParameterDescriptor(
+            id: "detector", name: "Detector", range: 0...1, defaultValue: 0, unit: .ratio, labels: ["peak", "rms"]),
+        .bypass,
     ]
 
     /// Window (one-pole time constant) of the RMS detector, in milliseconds.
     static let rmsWindowMilliseconds: Float = 10
 
-    private var thresholdDBFS: Float = -20
-    private var ratio: Float = 4
-    private var kneeDB: Float = 6
-    private var attackMs: Float = 5
-    private var releaseMs: Float = 100
-    private var makeupDB: Float = 0
-    private var detector = Detector.peak
-    private var bypassed = false
+    public var values = ParameterValues(defaults: Compressor.parameters)
     private var sampleRate: Double = 48_000
 
-    // Per-sample terms.
+    // Per-sample terms, derived from `values`.
+    private var thresholdDBFS: Float = -20
+    private var kneeDB: Float = 6
     private var slope: Float = 0.75  // 1 − 1/ratio: dB of reduction per dB over the threshold
     private var rmsCoefficient: Float = 1
     private var useRMS = false
@@ -57,16 +60,11 @@ public struct Compressor: VoiceUnit, Sendable {
         thresholdDBFS: Float = -20, ratio: Float = 4, kneeDB: Float = 6, attackMs: Float = 5,
         releaseMs: Float = 100, makeupDB: Float = 0, detector: Detector = .peak, bypassed: Bool = false
     ) {
-        self.thresholdDBFS = Self.clamp(0, thresholdDBFS)
-        self.ratio = Self.clamp(1, ratio)
-        self.kneeDB = Self.clamp(2, kneeDB)
-        self.attackMs = Self.clamp(3, attackMs)
-        self.releaseMs = Self.clamp(4, releaseMs)
-        self.makeupDB = Self.clamp(5, makeupDB)
-        self.detector = detector
-        self.bypassed = bypassed
+        for (i, v) in [thresholdDBFS, ratio, kneeDB, attackMs, releaseMs, makeupDB].enumerated() { store(i, v) }
+        store(6, Float(detector.rawValue))
+        store(7, bypassed ? 1 : 0)
         derive()
-        makeup.jump(to: powf(10, self.makeupDB / 20))
+        makeup.jump(to: powf(10, values[5] / 20))
         engaged.jump(to: bypassed ? 0 : 1)
     }
 
@@ -82,21 +80,7 @@ public struct Compressor: VoiceUnit, Sendable {
         reset()
     }
 
-    public mutating func setParameter(_ index: Int, _ value: Float) {
-        guard index >= 0, index < Self.parameters.count else { return }
-        let v = Self.clamp(index, value)
-        switch index {
-        case 0: thresholdDBFS = v
-        case 1: ratio = v
-        case 2: kneeDB = v
-        case 3: attackMs = v
-        case 4: releaseMs = v
-        case 5: makeupDB = v
-        case 6: detector = v >= 0.5 ? .rms : .peak
-        default: bypassed = v >= 0.5
-        }
-        derive()
-    }
+    public mutating func parameterChanged(_ index: Int, from old: Float) { derive() }
 
     /// Compresses `frames` samples in place. - Realtime: safe.
     @_noLocks
@@ -133,17 +117,19 @@ public struct Compressor: VoiceUnit, Sendable {
         meanSquare = 0
         smoother.reset()
         makeup.jump(to: makeup.target)
-        engaged.jump(to: bypassed ? 0 : 1)
+        engaged.jump(to: isOn(7) ? 0 : 1)
     }
 
     /// Turns the parameter values into the per-sample terms `process` uses.
     private mutating func derive() {
-        slope = 1 - 1 / ratio
-        useRMS = detector == .rms
+        thresholdDBFS = values[0]
+        kneeDB = values[2]
+        slope = 1 - 1 / values[1]
+        useRMS = isOn(6)
         rmsCoefficient = TimeConstant.coefficient(milliseconds: Self.rmsWindowMilliseconds, sampleRate: sampleRate)
-        smoother.attackCoefficient = TimeConstant.coefficient(milliseconds: attackMs, sampleRate: sampleRate)
-        smoother.releaseCoefficient = TimeConstant.coefficient(milliseconds: releaseMs, sampleRate: sampleRate)
-        makeup.setTarget(powf(10, makeupDB / 20))
-        engaged.setTarget(bypassed ? 0 : 1)
+        smoother.attackCoefficient = TimeConstant.coefficient(milliseconds: values[3], sampleRate: sampleRate)
+        smoother.releaseCoefficient = TimeConstant.coefficient(milliseconds: values[4], sampleRate: sampleRate)
+        makeup.setTarget(powf(10, values[5] / 20))
+        engaged.setTarget(isOn(7) ? 0 : 1)
     }
 }

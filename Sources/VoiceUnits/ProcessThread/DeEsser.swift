@@ -13,11 +13,14 @@ import Foundation
 public struct DeEsser: VoiceUnit, Sendable {
     public static let parameters = [
         ParameterDescriptor(
-            id: "frequency_hz", name: "Frequency", range: 2_000...12_000, defaultValue: 6_000, unit: .hertz),
+            id: "frequency_hz", name: "Frequency", range: 2_000...12_000, defaultValue: 6_000, unit: .hertz,
+            smoothing: .crossfade(milliseconds: 10)),
         ParameterDescriptor(
-            id: "threshold_dbfs", name: "Threshold", range: -60...0, defaultValue: -30, unit: .decibelsFullScale),
-        ParameterDescriptor(id: "range_db", name: "Range", range: 0...24, defaultValue: 12, unit: .decibels),
-        ParameterDescriptor(id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio),
+            id: "threshold_dbfs", name: "Threshold", range: -60...0, defaultValue: -30, unit: .decibelsFullScale,
+            smoothing: .followed),
+        ParameterDescriptor(
+            id: "range_db", name: "Range", range: 0...24, defaultValue: 12, unit: .decibels, smoothing: .followed),
+        .bypass,
     ]
 
     /// Q of the sidechain band-pass (≈ 1 octave between −3 dB points).
@@ -26,21 +29,19 @@ public struct DeEsser: VoiceUnit, Sendable {
     static let attackMilliseconds: Float = 1
     static let releaseMilliseconds: Float = 60
 
-    private var frequency: Float = 6_000
+    public var values = ParameterValues(defaults: DeEsser.parameters)
+    private var sampleRate: Double = 48_000
+    // What `process` reads of `values`, copied when they change.
     private var thresholdDBFS: Float = -30
     private var rangeDB: Float = 12
-    private var bypassed = false
-    private var sampleRate: Double = 48_000
 
     private var band = GlidingBiquad()
     private var smoother = GainSmoother()
     private var engaged = SmoothedGain()
 
     public init(frequencyHz: Float = 6_000, thresholdDBFS: Float = -30, rangeDB: Float = 12, bypassed: Bool = false) {
-        frequency = Self.clamp(0, frequencyHz)
-        self.thresholdDBFS = Self.clamp(1, thresholdDBFS)
-        self.rangeDB = Self.clamp(2, rangeDB)
-        self.bypassed = bypassed
+        for (i, v) in [frequencyHz, thresholdDBFS, rangeDB, bypassed ? 1 : 0].enumerated() { store(i, v) }
+        (self.thresholdDBFS, self.rangeDB) = (values[1], values[2])
         engaged.jump(to: bypassed ? 0 : 1)
     }
 
@@ -60,19 +61,11 @@ public struct DeEsser: VoiceUnit, Sendable {
         reset()
     }
 
-    public mutating func setParameter(_ index: Int, _ value: Float) {
-        guard index >= 0, index < Self.parameters.count else { return }
-        let v = Self.clamp(index, value)
+    public mutating func parameterChanged(_ index: Int, from old: Float) {
         switch index {
-        case 0:
-            guard v != frequency else { return }
-            frequency = v
-            band.setTarget(design())
-        case 1: thresholdDBFS = v
-        case 2: rangeDB = v
-        default:
-            bypassed = v >= 0.5
-            engaged.setTarget(bypassed ? 0 : 1)
+        case 0: if values[0] != old { band.setTarget(design()) }
+        case 3: engaged.setTarget(isOn(3) ? 0 : 1)
+        default: (thresholdDBFS, rangeDB) = (values[1], values[2])
         }
     }
 
@@ -94,10 +87,10 @@ public struct DeEsser: VoiceUnit, Sendable {
     public mutating func reset() {
         band.reset()
         smoother.reset()
-        engaged.jump(to: bypassed ? 0 : 1)
+        engaged.jump(to: isOn(3) ? 0 : 1)
     }
 
     private func design() -> BiquadCoefficients {
-        BiquadDesign.bandPass(frequency: Double(frequency), q: Self.bandQ, sampleRate: sampleRate)
+        BiquadDesign.bandPass(frequency: Double(values[0]), q: Self.bandQ, sampleRate: sampleRate)
     }
 }

@@ -15,19 +15,21 @@ import Foundation
 /// real-time thread (see `UnitMemory`).
 public struct Delay: VoiceUnit {
     public static let parameters = [
-        ParameterDescriptor(id: "time_ms", name: "Time", range: 1...2_000, defaultValue: 300, unit: .milliseconds),
-        ParameterDescriptor(id: "feedback", name: "Feedback", range: 0...0.95, defaultValue: 0.35, unit: .ratio),
-        ParameterDescriptor(id: "mix", name: "Mix", range: 0...1, defaultValue: 0.3, unit: .ratio),
-        ParameterDescriptor(id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio),
+        ParameterDescriptor(
+            id: "time_ms", name: "Time", range: 1...2_000, defaultValue: 300, unit: .milliseconds,
+            smoothing: .crossfade(milliseconds: 20)),
+        ParameterDescriptor(
+            id: "feedback", name: "Feedback", range: 0...0.95, defaultValue: 0.35, unit: .ratio,
+            smoothing: .glide(milliseconds: 10)),
+        ParameterDescriptor(
+            id: "mix", name: "Mix", range: 0...1, defaultValue: 0.3, unit: .ratio, smoothing: .glide(milliseconds: 10)),
+        .bypass,
     ]
 
     /// Longest delay the line is allocated for, in milliseconds (at least the `time_ms` range).
     public let maximumTimeMs: Float
 
-    private var timeMs: Float = 300
-    private var feedbackSetting: Float = 0.35
-    private var mix: Float = 0.3
-    private var bypassed = false
+    public var values = ParameterValues(defaults: Delay.parameters)
     private var sampleRate: Double = 48_000
 
     private var line: UnsafeMutablePointer<Float>?
@@ -50,10 +52,7 @@ public struct Delay: VoiceUnit {
         maximumTimeMs: Float = 2_000
     ) {
         self.maximumTimeMs = max(maximumTimeMs, Self.parameters[0].range.upperBound)
-        self.timeMs = Self.clamp(0, timeMs)
-        feedbackSetting = Self.clamp(1, feedback)
-        self.mix = Self.clamp(2, mix)
-        self.bypassed = bypassed
+        for (i, v) in [timeMs, feedback, mix, bypassed ? 1 : 0].enumerated() { store(i, v) }
         setGainTargets()
         self.feedback.jump(to: self.feedback.target)
         dry.jump(to: dry.target)
@@ -85,17 +84,8 @@ public struct Delay: VoiceUnit {
         line = nil
     }
 
-    public mutating func setParameter(_ index: Int, _ value: Float) {
-        guard index >= 0, index < Self.parameters.count else { return }
-        let v = Self.clamp(index, value)
-        switch index {
-        case 0:
-            timeMs = v
-            targetDelay = delaySamples()
-        case 1: feedbackSetting = v
-        case 2: mix = v
-        default: bypassed = v >= 0.5
-        }
+    public mutating func parameterChanged(_ index: Int, from old: Float) {
+        if index == 0 { targetDelay = delaySamples() }
         setGainTargets()
     }
 
@@ -133,11 +123,12 @@ public struct Delay: VoiceUnit {
 
     /// `time_ms` in samples, 1...maximumDelay.
     private func delaySamples() -> Int {
-        min(max(1, TimeConstant.samples(milliseconds: timeMs, sampleRate: sampleRate)), max(1, maximumDelay))
+        min(max(1, TimeConstant.samples(milliseconds: values[0], sampleRate: sampleRate)), max(1, maximumDelay))
     }
 
     private mutating func setGainTargets() {
-        feedback.setTarget(feedbackSetting)
+        let mix = values[2], bypassed = isOn(3)
+        feedback.setTarget(values[1])
         dry.setTarget(bypassed ? 1 : 1 - mix)
         wet.setTarget(bypassed ? 0 : mix)
     }

@@ -40,56 +40,59 @@ public struct Equalizer: VoiceUnit, Sendable {
         Band(type: .peaking, frequency: 2_500, q: 1), Band(type: .highShelf, frequency: 8_000),
     ]
 
+    /// Every band parameter crossfades its band's design over 10 ms (`GlidingBiquad`).
+    private static let fade = ParameterSmoothing.crossfade(milliseconds: 10)
+
     public static let parameters: [ParameterDescriptor] =
         (0..<bandCount).flatMap { b in
             let n = b + 1
             let d = defaultBands[b]
             return [
-                // 0 off, 1 low shelf, 2 peaking, 3 high shelf, 4 low-pass, 5 high-pass
                 ParameterDescriptor(
                     id: "band\(n)_type", name: "Band \(n) type", range: 0...5,
-                    defaultValue: Float(d.type.rawValue), unit: .ratio),
+                    defaultValue: Float(d.type.rawValue), unit: .ratio, smoothing: fade,
+                    labels: ["off", "low shelf", "peaking", "high shelf", "low-pass", "high-pass"]),
                 ParameterDescriptor(
                     id: "band\(n)_freq_hz", name: "Band \(n) frequency", range: 20...20_000,
-                    defaultValue: d.frequency, unit: .hertz),
+                    defaultValue: d.frequency, unit: .hertz, smoothing: fade),
                 ParameterDescriptor(
                     id: "band\(n)_gain_db", name: "Band \(n) gain", range: -24...24, defaultValue: d.gainDB,
-                    unit: .decibels),
+                    unit: .decibels, smoothing: fade),
                 ParameterDescriptor(
-                    id: "band\(n)_q", name: "Band \(n) Q", range: 0.1...10, defaultValue: d.q, unit: .ratio),
+                    id: "band\(n)_q", name: "Band \(n) Q", range: 0.1...10, defaultValue: d.q, unit: .ratio,
+                    smoothing: fade),
             ]
-        } + [ParameterDescriptor(id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio)]
+        } + [
+            ParameterDescriptor(
+                id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio, smoothing: fade,
+                labels: ["off", "on"])
+        ]
 
-    // Four named bands rather than an array: the process path must not touch heap storage.
-    private var band1: Band, band2: Band, band3: Band, band4: Band
+    public var values = ParameterValues(defaults: Equalizer.parameters)
+    // Four named filters rather than an array: the process path must not touch heap storage.
     private var filter1 = GlidingBiquad(), filter2 = GlidingBiquad()
     private var filter3 = GlidingBiquad(), filter4 = GlidingBiquad()
-    private var bypassed = false
     private var sampleRate: Double = 48_000
 
     /// An equaliser with `bands` (missing bands take the defaults; extra ones are ignored).
     public init(bands: [Band] = Equalizer.defaultBands, bypassed: Bool = false) {
-        let all = (0..<Self.bandCount).map { $0 < bands.count ? bands[$0] : Self.defaultBands[$0] }
-        (band1, band2, band3, band4) = (all[0], all[1], all[2], all[3])
-        for b in 0..<Self.bandCount {  // clamp through the descriptors
-            let v = band(b)
-            setBand(
-                b,
-                Band(
-                    type: v.type, frequency: Self.clamp(4 * b + 1, v.frequency),
-                    gainDB: Self.clamp(4 * b + 2, v.gainDB), q: Self.clamp(4 * b + 3, v.q)))
+        for b in 0..<Self.bandCount where b < bands.count {  // clamped through the descriptors
+            let band = bands[b]
+            for (k, v) in [Float(band.type.rawValue), band.frequency, band.gainDB, band.q].enumerated() {
+                store(4 * b + k, v)
+            }
         }
-        self.bypassed = bypassed
+        store(Self.bypassIndex, bypassed ? 1 : 0)
     }
 
     /// The settings of band `index` (0-based).
-    public func band(_ index: Int) -> Band {
-        switch index {
-        case 0: band1
-        case 1: band2
-        case 2: band3
-        default: band4
-        }
+    public func band(_ index: Int) -> Band { Self.band(index, of: values) }
+
+    /// The settings of band `b` in `values`.
+    private static func band(_ b: Int, of values: ParameterValues) -> Band {
+        Band(
+            type: BandType(rawValue: Int(values[4 * b].rounded())) ?? .off, frequency: values[4 * b + 1],
+            gainDB: values[4 * b + 2], q: values[4 * b + 3])
     }
 
     public mutating func prepare(_ spec: ProcessSpec) {
@@ -102,25 +105,15 @@ public struct Equalizer: VoiceUnit, Sendable {
         for b in 0..<Self.bandCount { redesign(b, glide: false) }
     }
 
-    public mutating func setParameter(_ index: Int, _ value: Float) {
-        guard index >= 0, index < Self.parameters.count else { return }
-        let v = Self.clamp(index, value)
+    public mutating func parameterChanged(_ index: Int, from old: Float) {
         if index == Self.bypassIndex {
-            bypassed = v >= 0.5
             for b in 0..<Self.bandCount { redesign(b, glide: true) }
             return
         }
-        let b = index / 4
-        var settings = band(b)
-        switch index % 4 {
-        case 0: settings.type = BandType(rawValue: Int(v.rounded())) ?? .off
-        case 1: settings.frequency = v
-        case 2: settings.gainDB = v
-        default: settings.q = v
-        }
-        guard settings != band(b) else { return }  // unchanged: keep the running design
-        setBand(b, settings)
-        redesign(b, glide: true)
+        var before = values
+        before[index] = old
+        guard Self.band(index / 4, of: before) != band(index / 4) else { return }  // keep the running design
+        redesign(index / 4, glide: true)
     }
 
     /// Equalises `frames` samples in place. - Realtime: safe.
@@ -139,18 +132,9 @@ public struct Equalizer: VoiceUnit, Sendable {
         filter4.reset()
     }
 
-    private mutating func setBand(_ index: Int, _ settings: Band) {
-        switch index {
-        case 0: band1 = settings
-        case 1: band2 = settings
-        case 2: band3 = settings
-        default: band4 = settings
-        }
-    }
-
     /// Designs band `index` (identity when bypassed) and glides to it, or jumps when `glide` is false.
     private mutating func redesign(_ index: Int, glide: Bool) {
-        let c = bypassed ? .identity : Self.design(band(index), sampleRate: sampleRate)
+        let c = isOn(Self.bypassIndex) ? .identity : Self.design(band(index), sampleRate: sampleRate)
         switch (index, glide) {
         case (0, true): filter1.setTarget(c)
         case (0, false): filter1.jump(to: c)

@@ -8,25 +8,24 @@ public struct HighPassFilter: VoiceUnit, Sendable {
             id: "cutoff_hz", name: "Cutoff", range: 0...1000, defaultValue: 80, unit: .hertz)
     ]
 
-    private var cutoff: Float
+    public var values = ParameterValues(defaults: HighPassFilter.parameters)
     private var sampleRate: Double = 48_000
     private var coefficients = BiquadCoefficients.identity
     private var state = BiquadState()
 
     /// A filter at `cutoffHz` (0 = bypass).
     public init(cutoffHz: Float = 80) {
-        cutoff = Self.clamp(0, cutoffHz)
+        store(0, cutoffHz)
     }
 
     public mutating func prepare(_ spec: ProcessSpec) {
         sampleRate = spec.sampleRate
-        coefficients = Self.design(cutoff: Double(cutoff), sampleRate: sampleRate)
+        parameterChanged(0, from: values[0])
         state = BiquadState()
     }
 
-    public mutating func setParameter(_ index: Int, _ value: Float) {
-        cutoff = Self.clamp(index, value)
-        coefficients = Self.design(cutoff: Double(cutoff), sampleRate: sampleRate)
+    public mutating func parameterChanged(_ index: Int, from old: Float) {
+        coefficients = Self.design(cutoff: Double(values[0]), sampleRate: sampleRate)
     }
 
     @_noLocks

@@ -21,17 +21,18 @@ import Foundation
 public struct Limiter: VoiceUnit {
     public static let parameters = [
         ParameterDescriptor(
-            id: "ceiling_dbfs", name: "Ceiling", range: -24...0, defaultValue: -1, unit: .decibelsFullScale),
-        ParameterDescriptor(id: "release_ms", name: "Release", range: 1...1_000, defaultValue: 50, unit: .milliseconds),
-        ParameterDescriptor(id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio),
+            id: "ceiling_dbfs", name: "Ceiling", range: -24...0, defaultValue: -1, unit: .decibelsFullScale,
+            smoothing: .followed),
+        ParameterDescriptor(
+            id: "release_ms", name: "Release", range: 1...1_000, defaultValue: 50, unit: .milliseconds,
+            smoothing: .followed),
+        .bypass,
     ]
 
     /// Look-ahead in milliseconds; also the latency.
     public static let lookaheadMilliseconds: Float = 5
 
-    private var ceilingDBFS: Float = -1
-    private var releaseMs: Float = 50
-    private var bypassed = false
+    public var values = ParameterValues(defaults: Limiter.parameters)
     private var sampleRate: Double = 48_000
 
     // Per-sample terms.
@@ -54,9 +55,7 @@ public struct Limiter: VoiceUnit {
     private var engaged = SmoothedGain()
 
     public init(ceilingDBFS: Float = -1, releaseMs: Float = 50, bypassed: Bool = false) {
-        self.ceilingDBFS = Self.clamp(0, ceilingDBFS)
-        self.releaseMs = Self.clamp(1, releaseMs)
-        self.bypassed = bypassed
+        for (i, v) in [ceilingDBFS, releaseMs, bypassed ? 1 : 0].enumerated() { store(i, v) }
         derive()
         engaged.jump(to: bypassed ? 0 : 1)
     }
@@ -92,16 +91,7 @@ public struct Limiter: VoiceUnit {
         lookahead = 0
     }
 
-    public mutating func setParameter(_ index: Int, _ value: Float) {
-        guard index >= 0, index < Self.parameters.count else { return }
-        let v = Self.clamp(index, value)
-        switch index {
-        case 0: ceilingDBFS = v
-        case 1: releaseMs = v
-        default: bypassed = v >= 0.5
-        }
-        derive()
-    }
+    public mutating func parameterChanged(_ index: Int, from old: Float) { derive() }
 
     /// Limits `frames` samples in place (output delayed by the look-ahead). - Realtime: safe.
     @_noLocks
@@ -160,13 +150,13 @@ public struct Limiter: VoiceUnit {
         writeIndex = 0
         released = 1
         sum = Double(lookahead + 1)
-        engaged.jump(to: bypassed ? 0 : 1)
+        engaged.jump(to: isOn(2) ? 0 : 1)
     }
 
     /// Turns the parameter values into the per-sample terms `process` uses.
     private mutating func derive() {
-        ceiling = powf(10, ceilingDBFS / 20)
-        releaseCoefficient = TimeConstant.coefficient(milliseconds: releaseMs, sampleRate: sampleRate)
-        engaged.setTarget(bypassed ? 0 : 1)
+        ceiling = powf(10, values[0] / 20)
+        releaseCoefficient = TimeConstant.coefficient(milliseconds: values[1], sampleRate: sampleRate)
+        engaged.setTarget(isOn(2) ? 0 : 1)
     }
 }

@@ -12,14 +12,20 @@ import Foundation
 public struct NoiseGate: VoiceUnit, Sendable {
     public static let parameters = [
         ParameterDescriptor(
-            id: "threshold_dbfs", name: "Threshold", range: -90...0, defaultValue: -50, unit: .decibelsFullScale),
-        ParameterDescriptor(id: "attack_ms", name: "Attack", range: 0.1...50, defaultValue: 1, unit: .milliseconds),
-        ParameterDescriptor(id: "hold_ms", name: "Hold", range: 0...500, defaultValue: 50, unit: .milliseconds),
+            id: "threshold_dbfs", name: "Threshold", range: -90...0, defaultValue: -50, unit: .decibelsFullScale,
+            smoothing: .followed),
         ParameterDescriptor(
-            id: "release_ms", name: "Release", range: 5...2_000, defaultValue: 150, unit: .milliseconds),
+            id: "attack_ms", name: "Attack", range: 0.1...50, defaultValue: 1, unit: .milliseconds,
+            smoothing: .followed),
+        ParameterDescriptor(
+            id: "hold_ms", name: "Hold", range: 0...500, defaultValue: 50, unit: .milliseconds, smoothing: .followed),
+        ParameterDescriptor(
+            id: "release_ms", name: "Release", range: 5...2_000, defaultValue: 150, unit: .milliseconds,
+            smoothing: .followed),
         // Gain while closed: −40 dB leaves some room tone, −90 dB is a hard mute.
-        ParameterDescriptor(id: "range_db", name: "Range", range: -90...0, defaultValue: -40, unit: .decibels),
-        ParameterDescriptor(id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio),
+        ParameterDescriptor(
+            id: "range_db", name: "Range", range: -90...0, defaultValue: -40, unit: .decibels, smoothing: .followed),
+        .bypass,
     ]
 
     /// dB under the threshold at which an open gate may close.
@@ -27,16 +33,10 @@ public struct NoiseGate: VoiceUnit, Sendable {
     /// Fall time of the key's peak follower, in milliseconds.
     static let keyReleaseMilliseconds: Float = 10
 
-    // Parameter values (named fields, not an array: units hold no heap storage).
-    private var thresholdDBFS: Float = -50
-    private var attackMs: Float = 1
-    private var holdMs: Float = 50
-    private var releaseMs: Float = 150
-    private var rangeSetting: Float = -40
-    private var bypassed = false
+    public var values = ParameterValues(defaults: NoiseGate.parameters)
     private var sampleRate: Double = 48_000
 
-    // Per-sample terms, derived off the process thread.
+    // Per-sample terms, derived from `values` off the process thread.
     private var openLevel: Float = 0
     private var closeLevel: Float = 0
     private var keyDecay: Float = 0
@@ -56,12 +56,8 @@ public struct NoiseGate: VoiceUnit, Sendable {
         thresholdDBFS: Float = -50, attackMs: Float = 1, holdMs: Float = 50, releaseMs: Float = 150,
         rangeDB: Float = -40, bypassed: Bool = false
     ) {
-        self.thresholdDBFS = Self.clamp(0, thresholdDBFS)
-        self.attackMs = Self.clamp(1, attackMs)
-        self.holdMs = Self.clamp(2, holdMs)
-        self.releaseMs = Self.clamp(3, releaseMs)
-        rangeSetting = Self.clamp(4, rangeDB)
-        self.bypassed = bypassed
+        for (i, v) in [thresholdDBFS, attackMs, holdMs, releaseMs, rangeDB].enumerated() { store(i, v) }
+        store(5, bypassed ? 1 : 0)
         derive()
         engaged.jump(to: bypassed ? 0 : 1)
         gainDB = self.rangeDB
@@ -78,19 +74,7 @@ public struct NoiseGate: VoiceUnit, Sendable {
         reset()
     }
 
-    public mutating func setParameter(_ index: Int, _ value: Float) {
-        guard index >= 0, index < Self.parameters.count else { return }
-        let v = Self.clamp(index, value)
-        switch index {
-        case 0: thresholdDBFS = v
-        case 1: attackMs = v
-        case 2: holdMs = v
-        case 3: releaseMs = v
-        case 4: rangeSetting = v
-        default: bypassed = v >= 0.5
-        }
-        derive()
-    }
+    public mutating func parameterChanged(_ index: Int, from old: Float) { derive() }
 
     /// Gates `frames` samples in place. - Realtime: safe.
     @_noLocks
@@ -121,18 +105,19 @@ public struct NoiseGate: VoiceUnit, Sendable {
         open = false
         holdRemaining = 0
         gainDB = rangeDB
-        engaged.jump(to: bypassed ? 0 : 1)
+        engaged.jump(to: isOn(5) ? 0 : 1)
     }
 
     /// Turns the parameter values into the per-sample terms `process` uses.
     private mutating func derive() {
+        let thresholdDBFS = values[0]
         openLevel = powf(10, thresholdDBFS / 20)
         closeLevel = powf(10, (thresholdDBFS - Self.hysteresisDB) / 20)
-        attackCoefficient = TimeConstant.coefficient(milliseconds: attackMs, sampleRate: sampleRate)
-        holdSamples = TimeConstant.samples(milliseconds: holdMs, sampleRate: sampleRate)
-        releaseCoefficient = TimeConstant.coefficient(milliseconds: releaseMs, sampleRate: sampleRate)
-        rangeDB = rangeSetting
+        attackCoefficient = TimeConstant.coefficient(milliseconds: values[1], sampleRate: sampleRate)
+        holdSamples = TimeConstant.samples(milliseconds: values[2], sampleRate: sampleRate)
+        releaseCoefficient = TimeConstant.coefficient(milliseconds: values[3], sampleRate: sampleRate)
+        rangeDB = values[4]
         keyDecay = 1 - TimeConstant.coefficient(milliseconds: Self.keyReleaseMilliseconds, sampleRate: sampleRate)
-        engaged.setTarget(bypassed ? 0 : 1)
+        engaged.setTarget(isOn(5) ? 0 : 1)
     }
 }

@@ -14,20 +14,22 @@ import Foundation
 /// real-time thread (see `UnitMemory`).
 public struct Reverb: VoiceUnit {
     public static let parameters = [
-        ParameterDescriptor(id: "room_size", name: "Room size", range: 0...1, defaultValue: 0.5, unit: .ratio),
-        ParameterDescriptor(id: "damping", name: "Damping", range: 0...1, defaultValue: 0.5, unit: .ratio),
-        ParameterDescriptor(id: "mix", name: "Mix", range: 0...1, defaultValue: 0.25, unit: .ratio),
-        ParameterDescriptor(id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio),
+        ParameterDescriptor(
+            id: "room_size", name: "Room size", range: 0...1, defaultValue: 0.5, unit: .ratio,
+            smoothing: .glide(milliseconds: 10)),
+        ParameterDescriptor(
+            id: "damping", name: "Damping", range: 0...1, defaultValue: 0.5, unit: .ratio,
+            smoothing: .glide(milliseconds: 10)),
+        ParameterDescriptor(
+            id: "mix", name: "Mix", range: 0...1, defaultValue: 0.25, unit: .ratio, smoothing: .glide(milliseconds: 10)),
+        .bypass,
     ]
 
     /// Freeverb's comb and allpass lengths in samples at 44.1 kHz (left channel).
     static let combTunings = [1116, 1188, 1277, 1356, 1422, 1491, 1557, 1617]
     static let allpassTunings = [556, 441, 341, 225]
 
-    private var roomSize: Float = 0.5
-    private var damping: Float = 0.5
-    private var mix: Float = 0.25
-    private var bypassed = false
+    public var values = ParameterValues(defaults: Reverb.parameters)
 
     /// One delay line of the tank: where its samples live, its length and its position.
     struct Line {
@@ -53,10 +55,7 @@ public struct Reverb: VoiceUnit {
     private var wet = SmoothedGain(initial: 0.25)
 
     public init(roomSize: Float = 0.5, damping: Float = 0.5, mix: Float = 0.25, bypassed: Bool = false) {
-        self.roomSize = Self.clamp(0, roomSize)
-        self.damping = Self.clamp(1, damping)
-        self.mix = Self.clamp(2, mix)
-        self.bypassed = bypassed
+        for (i, v) in [roomSize, damping, mix, bypassed ? 1 : 0].enumerated() { store(i, v) }
         setTargets()
         feedback.jump(to: feedback.target)
         damp.jump(to: damp.target)
@@ -98,17 +97,7 @@ public struct Reverb: VoiceUnit {
         memoryCount = 0
     }
 
-    public mutating func setParameter(_ index: Int, _ value: Float) {
-        guard index >= 0, index < Self.parameters.count else { return }
-        let v = Self.clamp(index, value)
-        switch index {
-        case 0: roomSize = v
-        case 1: damping = v
-        case 2: mix = v
-        default: bypassed = v >= 0.5
-        }
-        setTargets()
-    }
+    public mutating func parameterChanged(_ index: Int, from old: Float) { setTargets() }
 
     /// Adds reverberation to `frames` samples in place. - Realtime: safe.
     @_noLocks
@@ -160,8 +149,9 @@ public struct Reverb: VoiceUnit {
     }
 
     private mutating func setTargets() {
-        feedback.setTarget(0.7 + 0.28 * roomSize)  // Freeverb: offsetroom + scaleroom·room
-        damp.setTarget(0.4 * damping)  // Freeverb: scaledamp·damping
+        let mix = values[2], bypassed = isOn(3)
+        feedback.setTarget(0.7 + 0.28 * values[0])  // Freeverb: offsetroom + scaleroom·room
+        damp.setTarget(0.4 * values[1])  // Freeverb: scaledamp·damping
         dry.setTarget(bypassed ? 1 : 1 - mix)
         wet.setTarget(bypassed ? 0 : mix)
     }

@@ -15,12 +15,13 @@ public struct VoiceLeveller: VoiceUnit, Sendable {
     public static let parameters = [
         ParameterDescriptor(
             id: "target_dbfs", name: "Target level", range: -40 ... -6, defaultValue: -20,
-            unit: .decibelsFullScale),
+            unit: .decibelsFullScale, smoothing: .followed),
         ParameterDescriptor(
-            id: "max_gain_db", name: "Maximum gain", range: 0...30, defaultValue: 12, unit: .decibels),
+            id: "max_gain_db", name: "Maximum gain", range: 0...30, defaultValue: 12, unit: .decibels,
+            smoothing: .followed),
         ParameterDescriptor(
             id: "speed_db_per_s", name: "Gain speed", range: 0.5...30, defaultValue: 6,
-            unit: .decibelsPerSecond),
+            unit: .decibelsPerSecond, smoothing: .followed),
     ]
 
     /// Seconds over which the voiced level is averaged.
@@ -30,9 +31,7 @@ public struct VoiceLeveller: VoiceUnit, Sendable {
     /// Largest cut applied to a voice that is too loud, in dB.
     static let maximumCutDB: Float = 12
 
-    private var targetDB: Float
-    private var maxGainDB: Float
-    private var speedDBPerSecond: Float
+    public var values = ParameterValues(defaults: VoiceLeveller.parameters)
 
     // Derived in `prepare` (linear / per-sample terms, so `process` needs no libm).
     private var targetPower: Float = 0.01
@@ -49,9 +48,7 @@ public struct VoiceLeveller: VoiceUnit, Sendable {
     private var applied = SmoothedGain()
 
     public init(targetDBFS: Float = -20, maxGainDB: Float = 12, speedDBPerSecond: Float = 6) {
-        targetDB = Self.clamp(0, targetDBFS)
-        self.maxGainDB = Self.clamp(1, maxGainDB)
-        self.speedDBPerSecond = Self.clamp(2, speedDBPerSecond)
+        for (i, v) in [targetDBFS, maxGainDB, speedDBPerSecond].enumerated() { store(i, v) }
     }
 
     /// Gain being applied now, linear. - Realtime: safe.
@@ -65,23 +62,15 @@ public struct VoiceLeveller: VoiceUnit, Sendable {
         reset()
     }
 
-    public mutating func setParameter(_ index: Int, _ value: Float) {
-        let v = Self.clamp(index, value)
-        switch index {
-        case 0: targetDB = v
-        case 1: maxGainDB = v
-        default: speedDBPerSecond = v
-        }
-        deriveCoefficients()
-    }
+    public mutating func parameterChanged(_ index: Int, from old: Float) { deriveCoefficients() }
 
     /// Turns the parameters into the linear, per-sample terms `process` uses.
     private mutating func deriveCoefficients() {
         let rate = Float(sampleRate)
-        targetPower = powf(10, targetDB / 10)
-        maxGain = powf(10, maxGainDB / 20)
+        targetPower = powf(10, values[0] / 10)
+        maxGain = powf(10, values[1] / 20)
         minGain = powf(10, -Self.maximumCutDB / 20)
-        slewPerSample = logf(10) / 20 * speedDBPerSecond / rate
+        slewPerSample = logf(10) / 20 * values[2] / rate
         levelRatePerSample = 1 / (Float(Self.levelTimeConstant) * rate)
         hangoverSamples = Int(Self.hangover * sampleRate)
     }
