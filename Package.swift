@@ -190,7 +190,7 @@ let package = Package(
                 "VoiceHost", "VoiceBatch", "VoiceEngine", "VoiceSession", "VoiceFiles", "VoiceLoudness",
                 "VoiceTestSupport",
             ]),
-        .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceTestSupport"]),
+        .testTarget(name: "VoiceLV2Tests", dependencies: ["VoiceLV2", "VoiceUnits", "VoiceTestSupport"]),
         // EBU Tech 3341/3342 signals made with sox, read beside ffmpeg's ebur128 filter.
         .testTarget(name: "VoiceLoudnessTests", dependencies: ["VoiceLoudness", "VoiceFiles", "VoiceTestSupport"]),
         // slurm-array.sh starts the batch test's private one-node Slurm.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VoiceLV2
 import VoiceTestSupport
+import VoiceUnits
 
 /// What the catalog reads from plugins' data: ports, ranges, units, features, descriptors.
 @Suite("LV2 catalog")

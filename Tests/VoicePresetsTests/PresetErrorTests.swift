@@ -73,7 +73,8 @@ import VoiceEngine
         #expect(typo?.message == "unknown key 'preprocessor.noise_supress_db' (did you mean 'noise_suppress_db'?)")
         let far = try error("[agc]\nqqq = 1\n", line: 2, key: "agc.qqq")
         #expect(
-            far?.message == "unknown key 'agc.qqq'; allowed in [agc]: enabled, target_dbfs, max_gain_db, speed_db_per_s"
+            far?.message
+                == "unknown key 'agc.qqq'; allowed in [agc]: enabled, target_dbfs, max_gain_db, speed_db_per_s, target_lufs"
         )
         let misplaced = try error("tail_ms = 100\n", line: 1, key: "tail_ms")
         #expect(misplaced?.message == "unknown key 'tail_ms' (it belongs under [echo_canceller])")
