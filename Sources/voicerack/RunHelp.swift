@@ -13,26 +13,27 @@ import Foundation
 /// - Realtime: never; main thread.
 enum RunHelp {
     /// `Run`'s discussion: the signals and ports in the options' layout, where the rest is
-    /// explained, then the examples. Each line fits 80 columns.
+    /// explained, then the examples. The table lines stay within 62 columns, so the man page's
+    /// indented description does not wrap them either.
     static let discussion = """
         SIGNALS:
-          SIGINT, SIGTERM         Finalise the recordings, print a summary, exit 0.
-          SIGHUP                  Re-read the preset and apply what can change live.
-          SIGUSR1                 Start or stop recording (no --record: the voice).
-          SIGUSR2                 Pause or resume the backing track (20 ms fades).
+          SIGINT, SIGTERM         Finalise the recordings; exit 0.
+          SIGHUP                  Re-read the preset, apply it live.
+          SIGUSR1                 Start or stop recording.
+          SIGUSR2                 Pause or resume the backing track.
           SIGRTMIN+1              Start or stop the stream.
 
         PORTS:
           mic_in                  The microphone.
-          far_in_L, far_in_R      The far end (call, programme): the echo reference.
-          voice_out               The clean voice: connect it to the call or recorder.
-          speaker_out_L/R         The far end (and backing track) for the speakers.
-          monitor_out_L/R         The ear return ([monitor]): headphones, not speakers.
+          far_in_L, far_in_R      The far end: the echo reference.
+          voice_out               The clean voice, for the call.
+          speaker_out_L/R         The far end for the speakers.
+          monitor_out_L/R         The ear return, for headphones.
 
         MORE:
-          Each option in detail, --control's commands, the OSC addresses, the web
-          panel, NSM sessions and streaming: the manual, docs/manual.md. Exit codes,
-          files and environment: voicerack --help, man voicerack.
+        Each option in detail, --control's commands, the OSC addresses, the web panel, \
+        NSM sessions and streaming: the manual, docs/manual.md. Exit codes, files and \
+        environment: voicerack --help, man voicerack.
 
         EXAMPLES:
           voicerack run --preset echo-cancel
