@@ -97,7 +97,8 @@ public enum PresetEdit {
             key: symbol, line: 0, value: TOMLValue(kind: parsed, text: value.description, line: 0))
         var changed = settings
         changed.engine.plugins[name]?.values[symbol] = try PluginSection.value(
-            entry, parameters: parameters, plugin: plugin.uri, unit: name,
+            entry, parameters: parameters, gainPorts: pluginHost?.linearGainPorts(of: plugin.uri) ?? [],
+            plugin: plugin.uri, unit: name,
             failure: { PresetError(file: "", key: key, message: $0) })
         return changed
     }

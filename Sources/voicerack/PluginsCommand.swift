@@ -175,7 +175,7 @@ enum PluginText {
     /// A linear gain port (LSP's `G`: 1 is 0 dB) in dB too, as people think of it:
     /// ` (-60...0 dB, default -12 dB)`; empty for other ports.
     private static func gainInDecibels(_ port: LV2Port, _ range: ClosedRange<Float>, _ sampleRate: Double) -> String {
-        guard port.unit.label == "G" else { return "" }
+        guard port.unit.isLinearGain else { return "" }
         func db(_ gain: Float) -> String {
             gain > 0 ? String(format: "%.0f", 20 * log10(Double(gain))) : "-inf"
         }

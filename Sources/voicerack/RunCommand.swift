@@ -34,7 +34,7 @@ struct Run: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Wait for a JACK server, at start and when it goes.")
+        help: "Wait for the JACK server instead of exiting 69.")
     var waitForServer = false
 
     @Flag(
@@ -55,8 +55,8 @@ struct Run: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Record FILE (the voice) or TAP=FILE; repeatable.",
-            valueName: "spec"))
+            "The voice or a tap; SIGKILL loses <0.2 s (Vorbis 2 s).",
+            valueName: "[tap=]file"))
     var record: [String] = []
 
     @Option(

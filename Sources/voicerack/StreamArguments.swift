@@ -26,7 +26,7 @@ struct StreamArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Stream format: opus or mp3 (default: from the mount).",
+            "opus or mp3 (default: from the mount's extension).",
             valueName: "format"), completion: ValueCompletion.streamFormat)
     var streamFormat: String?
 

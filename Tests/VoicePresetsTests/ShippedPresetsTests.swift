@@ -114,7 +114,12 @@ import VoiceEngine
         #expect(preset.base == "podcast")
         #expect(c.chain == [.builtIn(.gate), .plugin("comp"), .builtIn(.deesser), .plugin("peak")])
         #expect(c.plugins["comp"]?.uri == "http://lsp-plug.in/plugins/lv2/compressor_mono")
-        #expect(c.plugins["comp"]?.values == ["al": 0.05, "cr": 3, "kn": 0.5, "at": 10, "rt": 150, "mk": 1.41])
+        // al, kn and mk are LSP's linear gain ports, given in dB.
+        let linear = { (decibels: Double) in Float(pow(10, decibels / 20)) }
+        #expect(
+            c.plugins["comp"]?.values == [
+                "al": linear(-26), "cr": 3, "kn": linear(-6), "at": 10, "rt": 150, "mk": linear(3),
+            ])
         #expect(c.plugins["peak"]?.uri == "http://gareus.org/oss/lv2/dpl#mono")
         #expect(c.plugins["peak"]?.values == ["threshold": -1, "release": 0.06])
         // The rest is podcast's.

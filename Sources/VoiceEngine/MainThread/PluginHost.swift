@@ -49,9 +49,16 @@ public protocol PluginHost: Sendable {
     /// Throws when `state` (a saved state, as a preset keeps it) is one the host could not
     /// restore, saying why without quoting it.
     func checkState(_ state: String) throws(PluginError)
+
+    /// The symbols of plugin `uri`'s control inputs whose value is a linear gain (1 is 0 dB; LSP's
+    /// `G` unit), which a preset may give in dB; empty for a plugin the host does not know.
+    func linearGainPorts(of uri: String) -> Set<String>
 }
 
 extension PluginHost {
     /// Hosts without saved states (test doubles) take any.
     public func checkState(_ state: String) throws(PluginError) {}
+
+    /// Hosts that know no port units (test doubles) have no gain ports.
+    public func linearGainPorts(of uri: String) -> Set<String> { [] }
 }

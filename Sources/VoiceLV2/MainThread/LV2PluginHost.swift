@@ -58,6 +58,11 @@ public final class LV2PluginHost: PluginHost {
         }
     }
 
+    public func linearGainPorts(of uri: String) -> Set<String> {
+        guard let info = try? world.plugin(uri) else { return [] }
+        return Set(info.controlInputs.filter(\.unit.isLinearGain).map(\.symbol))
+    }
+
     public func checkState(_ state: String) throws(PluginError) {
         if let problem = LV2StateCheck.problem(in: state) { throw PluginError(problem) }
     }

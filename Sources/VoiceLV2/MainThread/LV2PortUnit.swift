@@ -29,6 +29,10 @@ public struct LV2PortUnit: Sendable, Equatable {
         "mm": "mm", "km": "km", "bar": "bars", "midiNote": "note",
     ]
 
+    /// Whether the value is a linear gain, 1 being 0 dB (LSP declares its gain, threshold and
+    /// level ports so, with the custom unit symbol `G`): presets may give these in dB.
+    public var isLinearGain: Bool { label == "G" }
+
     /// The matching voicerack unit; unitless (`.ratio`) for units voicerack has no name for, whose
     /// label stays in `label`.
     public var parameterUnit: ParameterUnit {
