@@ -18,7 +18,8 @@
 # pipewire-pulse, WirePlumber, and `pw-jack voicerack run --preset echo-cancel --pipewire
 # --wait-for-server`; voicerack-testpeer (built beside the binary) is the room, as in the call
 # tests: from the far end's first sound at speaker_out it plays its echo and a near-end talker
-# into mic_in over JACK links of its own. Mid-call: a far-end talker `paplay`ed into
+# into mic_in over JACK links of its own; it also records the card's monitor over such a link
+# (WirePlumber's restart does not touch it): what the card played, gaps included. Mid-call: a far-end talker `paplay`ed into
 # voicerack-call, `parecord` from voicerack-mic, music `paplay`ed to system-playback by another
 # app. Then WirePlumber alone is SIGKILLed and started again, and the checks (each prints its
 # figure, seconds after the restart; "-" when it never came):
@@ -26,6 +27,8 @@
 #       system-playback ends within 4 s;
 #   (b) voicerack's six links are back, a `parecord` from voicerack-mic started at the restart
 #       is linked, and its take's last 3 s (after the link) hold voice (RMS above -40 dBFS).
+# Also printed, not checked: the longest silence of the music at the card (a 15 kHz marker in it,
+# in the room's recording of the card's monitor).
 # voicerack's log is searched for its stall warning ("has not linked the desktop again"): its
 # figure is the seconds after the restart, or "no". Links are read with a one-shot pw-dump
 # (0.3.65's does not answer while WirePlumber 0.4 stalls: no links then).
@@ -103,10 +106,11 @@ espeak-ng -v en-us -s 150 -w "$in/far-speech.wav" \
   "The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background. It is easy to tell the depth of a well."
 espeak-ng -v en-gb -s 140 -w "$in/near-speech.wav" \
   "These days a chicken leg is a rare dish. Rice is often served in round bowls. The juice of lemons makes fine punch."
-# 60 s of each talker (the speech repeated), music (two tones) and a 2 s tone.
+# 60 s of the far end, 20 s of the near end (the speech repeated), music (two tones) and a 2 s tone.
 sox "$in/far-speech.wav" -r 48000 -c 2 -b 16 "$in/far.wav" norm -6 repeat 9 trim 0 60
-sox "$in/near-speech.wav" -r 48000 -c 1 -b 16 "$in/near.wav" norm -6 repeat 9 trim 0 60
-sox -n -r 48000 -c 2 -b 16 "$in/music.wav" synth 60 sine 220 sine 330 vol 0.2
+sox "$in/near-speech.wav" -r 48000 -c 1 -b 16 "$in/near.wav" norm -6 repeat 9 trim 0 20
+# The music carries a 15 kHz tone, a marker no speech here has (espeak-ng speaks at 22.05 kHz).
+sox -n -r 48000 -c 2 -b 16 "$in/music.wav" synth 60 sine 220 sine 330 sine 15000 vol 0.2
 sox -n -r 48000 -c 2 -b 16 "$in/beep.wav" synth 2 sine 440 vol 0.2
 # The room's echo path: a few taps (20 to 90 ms), -10 dB and less.
 python3 - "$in/room-ir.wav" <<'PY'
@@ -241,7 +245,8 @@ cd /opt/voicerack-test/in
 # The room (as in the call tests): voicerack-testpeer hears speaker_out, and from the far end's
 # first sound plays its echo and the near-end talker into mic_in, over JACK links of its own.
 pw-jack /opt/voicerack/bin/voicerack-testpeer --name room --target voicerack --room room-ir.wav --mic near.wav \
-  --out "$out/room.wav" --listen speaker_out_L --timeout 120 >"$out/room.log" 2>&1 & pids+=($!)
+  --out "$out/room.wav" --listen speaker_out_L,system-playback:monitor_FL --timeout 120 >"$out/room.log" 2>&1 &
+room=$!; pids+=($room)
 wait_for 10 grep -q connected "$out/room.log"
 paplay --client-name=far-end -d voicerack-call far.wav >"$out/far.log" 2>&1 & pids+=($!)
 paplay --client-name=music -d system-playback music.wav >"$out/music.log" 2>&1 & pids+=($!)
@@ -300,6 +305,8 @@ kill -INT $recAfter $recBefore 2>/dev/null
 wait_for 5 sh -c "! kill -0 $recAfter 2>/dev/null && ! kill -0 $recBefore 2>/dev/null"
 kill -0 $beep 2>/dev/null && kill -9 $beep
 wait $beep; figure new_paplay_status $?
+# The room's take (the card's monitor) is written when its near-end talker has ended.
+wait_for 30 sh -c "! kill -0 $room 2>/dev/null"
 # voicerack's stall warning, and how long after the restart it came (its log's timestamps).
 warned=$(grep -m1 'has not linked the desktop again' "$out/voicerack.log" | cut -c1-23)
 if [ -n "$warned" ]; then
@@ -358,6 +365,24 @@ for run in $(seq "$runs"); do
     echo "run $run: figure take_before_restart_rms_dbfs $before"
   fi
   echo "run $run: figure new_take_rms_dbfs $level"
+  # The longest silence of the music's 15 kHz marker at the card from its first sound to the
+  # take's end (the music lasts longer): a stall that never ends counts to the end.
+  gap=-
+  if [ -s "$d/room.wav" ]; then
+    gap=$(sox -V1 "$d/room.wav" -t raw -r 48000 -e signed -b 16 -c 1 - remix 2 sinc 14500-15500 | python3 -c '
+import struct, sys
+data = sys.stdin.buffer.read()
+samples = struct.unpack("<%dh" % (len(data) // 2), data)
+window = 480  # 10 ms
+loud = [max(abs(x) for x in samples[i:i + window]) > 300 for i in range(0, len(samples) - window, window)]
+start = loud.index(True) if True in loud else len(loud)
+longest = run = 0
+for flag in loud[start:]:
+    run = 0 if flag else run + 1
+    longest = max(longest, run)
+print("%.2f" % (longest * window / 48000))')
+  fi
+  echo "run $run: figure music_gap_at_card $gap"
   if [ "$ok" = 1 ]; then passed=$((passed + 1)); say "run $run: PASS"; else say "run $run: FAIL:$why (logs: $d)"; fi
 done
 say "$kind: $passed of $runs runs passed"
