@@ -106,7 +106,9 @@ enum ControlFuzz {
         "0", "-0", "1e308", "-1e308", "nan", "inf", "-inf", "1e-320", "0x10", "true", "false", "\"\"", "\"",
         "processed", "dry", "gate, gate", "9223372036854775808", "-6", "12", "0.95", "0.1", "'x'", "[1]",
     ]
-    static let commands = ["set", "show", "unmute", "help", "SET", "set set", "quit", ""]
+    /// Real commands and near misses; a bare `quit` or `exit` ends the session on purpose (the
+    /// terminal's own), so only its near misses are fuzzed.
+    static let commands = ["set", "show", "unmute", "help", "SET", "set set", "quit now", "exit 0", ""]
 
     static func line(_ random: inout SeededRandom) -> String {
         switch Int.random(in: 0..<6, using: &random) {
