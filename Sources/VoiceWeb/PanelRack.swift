@@ -76,12 +76,15 @@ enum PanelLabel {
     /// Suffixes that only say the unit (shown with the value), longest first.
     private static let unitSuffixes = ["_db_per_s", "_dbfs", "_db", "_ms", "_hz", "_ppm", "_percent", "_s"]
 
-    /// A unit's parameter's help is its descriptor's name ("Make-up gain."): given as `unitName`,
-    /// it is used as it is. Otherwise the key's name without its unit, spaced and capitalised.
+    /// A unit's parameter's help opens with its descriptor's name, then what its values mean
+    /// and how a change reaches the signal ("Make-up gain; a change glides over 10 ms.",
+    /// "Detector: 0 peak, 1 rms."): given as `unitName`, that name is used. Otherwise the key's
+    /// name without its unit, spaced and capitalised.
     static func text(key: String, unitName: String = "") -> String {
-        let words = unitName.split(separator: " ")
-        if unitName.hasSuffix("."), (1...3).contains(words.count) {
-            return String(unitName.dropLast())
+        let declared = unitName.prefix { $0 != ";" && $0 != ":" }
+        let name = declared.hasSuffix(".") ? declared.dropLast() : declared
+        if (1...3).contains(name.split(separator: " ").count), !name.contains("_") {
+            return String(name)
         }
         var name = String(key.split(separator: ".").last ?? Substring(key))
         for suffix in unitSuffixes where name.hasSuffix(suffix) && name.count > suffix.count {

@@ -57,6 +57,11 @@ struct PanelRackTests {
             PanelLabel.text(key: "echo_canceller.tail_ms") == "Tail")
         #expect(PanelLabel.text(key: "agc.enabled") == "Enabled")
         #expect(PanelLabel.text(key: "compressor.makeup_db", unitName: "Make-up gain.") == "Make-up gain")
+        // The declaration's help goes on after the name: what values mean, how a change glides.
+        #expect(
+            PanelLabel.text(key: "compressor.makeup_db", unitName: "Make-up gain; a change glides over 10 ms.")
+                == "Make-up gain")
+        #expect(PanelLabel.text(key: "compressor.detector", unitName: "Detector: 0 peak, 1 rms.") == "Detector")
     }
 
     @Test("the page's request for the stream decodes; without 'on' it is refused")
