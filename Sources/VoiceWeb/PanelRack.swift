@@ -82,9 +82,9 @@ enum PanelLabel {
     /// name without its unit, spaced and capitalised.
     static func text(key: String, unitName: String = "") -> String {
         let declared = unitName.prefix { $0 != ";" && $0 != ":" }
-        let name = declared.hasSuffix(".") ? declared.dropLast() : declared
-        if (1...3).contains(name.split(separator: " ").count), !name.contains("_") {
-            return String(name)
+        let declaredName = declared.hasSuffix(".") ? declared.dropLast() : declared
+        if (1...3).contains(declaredName.split(separator: " ").count), !declaredName.contains("_") {
+            return String(declaredName)
         }
         var name = String(key.split(separator: ".").last ?? Substring(key))
         for suffix in unitSuffixes where name.hasSuffix(suffix) && name.count > suffix.count {
