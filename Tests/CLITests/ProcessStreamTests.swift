@@ -16,7 +16,7 @@ struct ProcessStreamTests {
     init() throws { folder = try TemporaryFolder() }
 
     /// Seconds of silence before the speech: the listener joins during them (the server has no
-    /// burst on connect, and ffmpeg, started once the source is on the mount, took up to 5.7 s
+    /// burst on connect, and ffmpeg, started once the source is on the mount, took several seconds
     /// to join on a loaded machine).
     static let leadIn = 8
 
