@@ -9,6 +9,15 @@ extension PresetEdit {
         PresetSchema.keys.map { $0.liveKey(in: settings) }
     }
 
+    /// The declared parameters (each effect unit's, each engine control's) as keys, with their
+    /// ranges and default values: what OSC gives an address each and completion offers. A new
+    /// unit's or control's declaration adds its keys here.
+    ///
+    /// - Realtime: never.
+    public static func parameterKeys(_ settings: PresetSettings = PresetSettings()) -> [LiveKey] {
+        PresetSchema.keys.filter { $0.live != nil }.map { $0.liveKey(in: settings) }
+    }
+
     /// One key (`section.name`) with its running value (`get`); the error names the key and
     /// says where the keys are listed. `pluginHost` reads an LV2 unit's ranges.
     ///
@@ -25,6 +34,22 @@ extension PresetEdit {
             )
         }
         return key.liveKey(in: settings)
+    }
+
+    /// The one live parameter `key` names, with its value in `settings` (where `setting` put
+    /// it, checked): an effect unit's parameter, an engine control, an LV2 unit's control; nil for
+    /// the other keys (switches, choices, lists, text, the session's), which a running engine
+    /// takes as a whole configuration, if at all.
+    ///
+    /// - Realtime: never.
+    public static func liveParameter(_ key: String, in settings: PresetSettings) -> (LiveParameter, Float)? {
+        if let schemaKey = PresetSchema.keysByFullName[key] {
+            guard let live = schemaKey.live, case .number(let field, _, _) = schemaKey.kind else { return nil }
+            return (live, settings[keyPath: field])
+        }
+        let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let value = settings.engine.plugins[parts[0]]?.values[parts[1]] else { return nil }
+        return (.plugin(unit: parts[0], symbol: parts[1]), value)
     }
 
     /// An LV2 unit's control (`peak.threshold`) as `listing` shows it; nil when `name` names none.

@@ -31,6 +31,10 @@ struct PresetKey: Sendable {
     let unit: String
     let help: String
     let kind: Kind
+    /// The live parameter the key sets, when a running engine takes it as one parameter change
+    /// (an effect unit's parameter, an engine control); nil for the rest (switches, choices,
+    /// lists, text and the session's keys), which go through the whole-configuration path.
+    var live: LiveParameter? = nil
 
     /// Keys whose values are never repeated in messages (a URL with a password in it).
     static let mayHoldSecrets: Set = ["stream.url"]
@@ -76,6 +80,22 @@ struct PresetKey: Sendable {
         .number(
             section, p.id, field, Double(p.range.lowerBound)...Double(p.range.upperBound), p.unit.rawValue, help,
             zero: zero)
+    }
+
+    /// A number key that is one of the engine's declared controls: its name, range, unit, help
+    /// and what 0 means come from the declaration (`EngineControl`), so they are written once.
+    static func engine(_ control: EngineControl) -> PresetKey {
+        let key = control.key!
+        // Through `engine` to the declared field; a key path of Sendable parts is Sendable, the
+        // composition only loses the marker (which has no run-time form to convert).
+        let field = unsafeBitCast(
+            (\PresetSettings.engine).appending(path: control.field!),
+            to: (WritableKeyPath<PresetSettings, Float> & Sendable).self)
+        var made = PresetKey.number(
+            key.section, key.name, field, Double(key.range.lowerBound)...Double(key.range.upperBound),
+            key.unit.rawValue, key.help, zero: key.zero)
+        made.live = .engine(control)
+        return made
     }
 
     static func boolean(

@@ -115,10 +115,10 @@ struct RenderCycleRealtimeTests {
                     ),
                 ][start / block / 100 % 3]
                 let messages = [
-                    ControlMessage(ControlNames.residualSuppression, step.0),
-                    ControlMessage(ControlNames.coherenceSuppression, step.1),
-                    ControlMessage(ControlNames.residualEchoGate, step.2),
-                    ControlMessage(ControlNames.leftoverEchoSuppression, step.3),
+                    ControlMessage(EngineControl.residualSuppression.name, step.0),
+                    ControlMessage(EngineControl.coherenceSuppression.name, step.1),
+                    ControlMessage(EngineControl.residualEchoGate.name, step.2),
+                    ControlMessage(EngineControl.leftoverEchoSuppression.name, step.3),
                 ]
                 #expect(rig.host.post(messages) == 4)
             }

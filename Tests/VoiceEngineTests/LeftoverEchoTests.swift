@@ -188,6 +188,6 @@ struct LeftoverEchoTests {
         let c = Self.postFilter(leftover: 1.5)
         var stronger = c
         stronger.leftoverEchoSuppression = 3
-        #expect(c.liveUpdate(to: stronger).messages == [ControlMessage(ControlNames.leftoverEchoSuppression, 3)])
+        #expect(c.liveUpdate(to: stronger).messages == [ControlMessage(EngineControl.leftoverEchoSuppression.name, 3)])
     }
 }

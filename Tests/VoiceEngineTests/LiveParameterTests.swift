@@ -49,7 +49,7 @@ struct LiveParameterTests {
         var target = EngineConfiguration()
         target.outputGainDB = -12
         let update = EngineConfiguration().liveUpdate(to: target)
-        #expect(update.messages == [ControlMessage(ControlNames.outputGain, -12)])
+        #expect(update.messages == [ControlMessage(EngineControl.outputGain.name, -12)])
         #expect(!update.needsRestart)
         let at = 100
         let (voice, _) = Self.render(engine, mic, post: update.messages, at: at)
@@ -159,7 +159,7 @@ struct LiveParameterTests {
         let table = ControlTable(chain: EffectKind.allCases.map(ChainUnit.builtIn))
         defer { table.deallocate() }
         let names =
-            [ControlNames.inputGain, ControlNames.outputGain, ControlNames.unmuteMonitor]
+            [EngineControl.inputGain.name, EngineControl.outputGain.name, EngineControl.unmuteMonitor.name]
             + EffectKind.allCases.flatMap { kind in kind.parameters.map { ControlNames.effect(kind, $0.id) } }
         #expect(table.count >= names.count)
         for name in names { #expect(table.route(for: ParameterID(name)) != nil, "\(name)") }

@@ -85,7 +85,7 @@ struct PostFilterLiveTests {
         c.coherenceSuppression = 0.1
         var strong = c
         strong.coherenceSuppression = 0.5
-        #expect(c.liveUpdate(to: strong).messages == [ControlMessage(ControlNames.coherenceSuppression, 0.5)])
+        #expect(c.liveUpdate(to: strong).messages == [ControlMessage(EngineControl.coherenceSuppression.name, 0.5)])
     }
 
     @Test("switched off mid-echo, the post-filter's gain rises back to 1 at its usual rate, then it stops running")
@@ -129,7 +129,7 @@ struct PostFilterLiveTests {
         let after = Self.configuration((0.3, 0.2), gateDB: -12)
         #expect(
             before.liveUpdate(to: after).messages == [
-                ControlMessage(ControlNames.residualEchoGate, Decibels.amplitude(-12))
+                ControlMessage(EngineControl.residualEchoGate.name, Decibels.amplitude(-12))
             ])
         let switched = try Self.render(before, to: after, at: at)
         let fresh = try Self.render(after, to: nil, at: nil)

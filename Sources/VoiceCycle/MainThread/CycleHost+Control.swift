@@ -65,6 +65,23 @@ extension CycleHost {
         }
     }
 
+    /// Sets one parameter live: the running configuration takes the value and the engine gets
+    /// that parameter's message alone (no other field is compared). A parameter whose
+    /// declaration needs a restart is refused, unchanged. - Realtime: never; main thread.
+    public func setLive(_ parameter: LiveParameter, to value: Float) -> LiveChangeResult {
+        engine.withLock { owned in
+            var reached = owned.configuration
+            let change = reached.set(parameter, to: value)
+            let queued = change.needsRestart ? 0 : owned.engine.post(change.messages)
+            // As in `applyLive`: a dropped message leaves the value unchanged, so sending it
+            // again sends it again.
+            if !change.needsRestart, queued == change.messages.count { owned.configuration = reached }
+            return LiveChangeResult(
+                queued: queued, dropped: change.messages.count - queued, reached: owned.configuration,
+                needsRestart: change.needsRestart)
+        }
+    }
+
     /// Unmutes the monitor after the feedback guard muted it, and lets the guard watch again.
     /// - Realtime: never; main thread.
     public func rearmFeedbackGuard() {

@@ -1,31 +1,77 @@
 import VoiceRT
+import VoiceUnits
 
-/// One of the engine's own live parameters (outside the effect chain), declared once: the name
-/// its messages carry, where it lands on the process thread, and the configuration field a change
-/// follows. `ControlTable` routes these names and `liveUpdate` follows these fields; nothing else
-/// lists them. (The chain's units declare theirs in their `parameters`.)
+/// One of the engine's own parameters (outside the effect chain), declared once: the preset key
+/// that sets it with its range, unit and help, the name its messages carry, where it lands on the
+/// process thread, the configuration field it follows, and whether a change needs a restart.
+///
+/// The preset schema reads the keys, `ControlTable` routes the names, `liveUpdate` and
+/// `EngineConfiguration.setting` follow the fields; nothing else lists them. (The chain's units
+/// declare theirs in their `parameters`.) Booleans and choices (`echo_canceller.enabled`,
+/// `monitor.source`) are the schema's own: none of them is a message but the feedback guard's
+/// switch, declared here as a message only.
 ///
 /// - Realtime: never (names and key paths, read on the main thread when an engine is built or a
 ///   change is sent).
-struct EngineControl: Sendable {
+public struct EngineControl: Sendable {
     /// How the field's value becomes the message's value.
-    enum Sent: Sendable {
+    public enum Sent: Sendable {
         /// As it is (dB to a unit that converts itself, a strength, an exponent).
         case asIs
         /// A level in dB sent as a linear gain (the process thread has no libm to spare for it).
         case gainFromDecibels
+        /// As the monitor's four linear gains, worked out together from its levels and pan.
+        case monitorMix
     }
 
-    /// The message's name (`ControlNames`).
-    let name: String
+    /// The preset key that sets a control: what the schema, `show`, the panel, OSC and completion
+    /// read.
+    public struct Key: Sendable {
+        public let section: String
+        public let name: String
+        /// Allowed values, inclusive (narrower than the DSP would take: where it behaves well).
+        public let range: ClosedRange<Float>
+        public let unit: ParameterUnit
+        public let help: String
+        /// What 0 means when 0 lies outside `range` and is still allowed ("off", "auto").
+        public let zero: String?
+
+        /// `section.name`.
+        public var fullName: String { "\(section).\(name)" }
+
+        init(
+            _ section: String, _ name: String, _ range: ClosedRange<Float>, _ unit: ParameterUnit, _ help: String,
+            zero: String? = nil
+        ) {
+            (self.section, self.name, self.range, self.unit, self.help, self.zero) = (
+                section, name, range, unit, help, zero
+            )
+        }
+
+        /// A key that is a unit's declared parameter (the leveller's): name, range and unit from it.
+        init(_ section: String, _ p: ParameterDescriptor, _ help: String) {
+            self.init(section, p.id, p.range, p.unit, help)
+        }
+    }
+
+    /// The message's name (the key's full name unless the value is sent converted).
+    public let name: String
     /// Its identifier, resolved from the name once.
-    let id: ParameterID
-    /// Where it lands in `EngineState.apply`.
-    let route: ControlTable.Route
+    public let id: ParameterID
+    /// Where it lands in `EngineState.apply`; nil when no message carries it (a restart, or the
+    /// monitor's levels, sent as the four gains).
+    let route: ControlTable.Route?
     /// The field a configuration change follows; nil for controls sent otherwise (the monitor's
-    /// four gains, worked out together from levels and pan; the guard's switch; an action).
-    let field: (WritableKeyPath<EngineConfiguration, Float> & Sendable)?
-    let sent: Sent
+    /// four gains; the guard's switch; an action).
+    public let field: (WritableKeyPath<EngineConfiguration, Float> & Sendable)?
+    public let sent: Sent
+    /// The preset key that sets it; nil for a message no key names.
+    public let key: Key?
+    /// True when a running engine cannot take a change: it shapes what the engine allocates or
+    /// prepares (a canceller's tail, a frame, a delay line, speexdsp's preprocessor, the
+    /// high-pass's design, ducking's time constants).
+    public let needsRestart: Bool
+
     /// True for the canceller's parameters (the post-filter's, the gate's): without echo
     /// cancellation nothing runs them, so a change is only remembered (turning echo cancellation
     /// on is a restart, which builds the post-filter from them).
@@ -34,64 +80,44 @@ struct EngineControl: Sendable {
         return false
     }
 
-    /// A control that follows `field`.
+    /// A live control set by `key`, whose messages are named `message` (else the key's name).
     init(
-        _ name: String, _ route: ControlTable.Route, _ field: WritableKeyPath<EngineConfiguration, Float> & Sendable,
-        sent: Sent = .asIs
+        _ key: Key, _ route: ControlTable.Route, _ field: WritableKeyPath<EngineConfiguration, Float> & Sendable,
+        sent: Sent = .asIs, message: String? = nil
     ) {
-        self.init(name: name, route: route, field: field, sent: sent)
+        self.init(name: message ?? key.fullName, route: route, field: field, sent: sent, key: key, restart: false)
     }
 
-    /// A control whose messages are built otherwise.
-    init(_ name: String, _ route: ControlTable.Route) {
-        self.init(name: name, route: route, field: nil, sent: .asIs)
+    /// A key a running engine takes as other messages (`sent`, the monitor's mix) or not at all
+    /// (`restart`).
+    init(_ key: Key, _ field: WritableKeyPath<EngineConfiguration, Float> & Sendable, sent: Sent) {
+        self.init(name: key.fullName, route: nil, field: field, sent: sent, key: key, restart: false)
+    }
+
+    init(restart key: Key, _ field: WritableKeyPath<EngineConfiguration, Float> & Sendable) {
+        self.init(name: key.fullName, route: nil, field: field, sent: .asIs, key: key, restart: true)
+    }
+
+    /// A message that no key sets (the monitor's gains, the guard's switch, an action).
+    init(message name: String, _ route: ControlTable.Route) {
+        self.init(name: name, route: route, field: nil, sent: .asIs, key: nil, restart: false)
     }
 
     private init(
-        name: String, route: ControlTable.Route, field: (WritableKeyPath<EngineConfiguration, Float> & Sendable)?,
-        sent: Sent
+        name: String, route: ControlTable.Route?, field: (WritableKeyPath<EngineConfiguration, Float> & Sendable)?,
+        sent: Sent, key: Key?, restart: Bool
     ) {
         self.name = name
         id = ParameterID(name)
         self.route = route
         self.field = field
         self.sent = sent
+        self.key = key
+        needsRestart = restart
     }
 
-    /// Every engine control, in the order a change's messages are sent.
-    static let all: [EngineControl] =
-        [EngineControl(ControlNames.inputGain, .inputGain(index: 0), \.inputGainDB)]
-        + [
-            // The leveller's, by its descriptors' ids and positions (a test checks they agree).
-            EngineControl(ControlNames.leveller("target_dbfs"), .leveller(index: 0), \.levellerTargetDBFS),
-            EngineControl(ControlNames.leveller("max_gain_db"), .leveller(index: 1), \.levellerMaxGainDB),
-            EngineControl(ControlNames.leveller("speed_db_per_s"), .leveller(index: 2), \.levellerSpeedDBPerSecond),
-        ]
-        + [
-            EngineControl(ControlNames.outputGain, .outputGain(index: 0), \.outputGainDB),
-            // The post-filter runs after the canceller; its strengths change no latency or
-            // allocation, so `echo-cancel` → `echo-cancel-strong` needs no restart.
-            EngineControl(ControlNames.residualSuppression, .canceller(.residualSuppression), \.residualSuppression),
-            EngineControl(ControlNames.coherenceSuppression, .canceller(.coherenceSuppression), \.coherenceSuppression),
-            EngineControl(
-                ControlNames.clippingCoherenceSuppression, .canceller(.clippingCoherenceSuppression),
-                \.clippingCoherenceSuppression),
-            EngineControl(
-                ControlNames.leftoverEchoSuppression, .canceller(.leftoverEchoSuppression), \.leftoverEchoSuppression),
-            EngineControl(
-                ControlNames.residualEchoGate, .canceller(.residualEchoGate), \.residualEchoGateDB,
-                sent: .gainFromDecibels),
-            EngineControl(ControlNames.duckingDepth, .duckingDepth, \.duckingDepthDB, sent: .gainFromDecibels),
-            EngineControl(ControlNames.monitorVoiceLeft, .monitor(gain: 0)),
-            EngineControl(ControlNames.monitorVoiceRight, .monitor(gain: 1)),
-            EngineControl(ControlNames.monitorFar, .monitor(gain: 2)),
-            EngineControl(ControlNames.monitorMaster, .monitor(gain: 3)),
-            EngineControl(ControlNames.feedbackGuard, .feedbackGuard),
-            EngineControl(ControlNames.unmuteMonitor, .unmuteMonitor),
-        ]
-
     /// The message that takes the engine to `configuration`'s value of `field`.
-    /// - Precondition: `field` is set.
+    /// - Precondition: `field` is set and `route` is not nil.
     func message(for configuration: EngineConfiguration) -> ControlMessage {
         let value = configuration[keyPath: field!]
         return ControlMessage(id, sent == .gainFromDecibels ? Decibels.amplitude(value) : value)

@@ -30,17 +30,22 @@ extension EngineConfiguration {
     public func liveUpdate(to new: EngineConfiguration) -> LiveUpdate {
         var reached = self
         var messages: [ControlMessage] = []
-        for control in EngineControl.all {
+        // A restart's key stays unreached (so `needsRestart`); the monitor's levels go below.
+        for control in EngineControl.all where control.route != nil && !control.needsRestart {
             guard let field = control.field, self[keyPath: field] != new[keyPath: field] else { continue }
             reached[keyPath: field] = new[keyPath: field]
             guard echo.echoCancellation || !control.needsCanceller else { continue }  // only remembered
             messages.append(control.message(for: new))
         }
         for kind in EffectKind.allCases where effectValues[kind.index] != new.effectValues[kind.index] {
-            reached.effectValues[kind.index] = new.effectValues[kind.index]
+            // A parameter whose declaration needs a restart stays unreached.
+            for (i, p) in kind.parameters.enumerated() where !p.needsRestart {
+                reached.effectValues[kind.index][i] = new.effectValues[kind.index][i]
+            }
             // Units outside the chain have no parameters in the engine: only remembered.
             guard effectOrder.contains(kind) else { continue }
-            for i in kind.parameters.indices where new.effectValues[kind.index][i] != effectValues[kind.index][i] {
+            for (i, p) in kind.parameters.enumerated()
+            where !p.needsRestart && new.effectValues[kind.index][i] != effectValues[kind.index][i] {
                 messages.append(ControlMessage(ControlNames.effectIDs[kind.index][i], new.effectValues[kind.index][i]))
             }
         }
@@ -48,7 +53,7 @@ extension EngineConfiguration {
         messages += monitorMessages(to: new, reached: &reached)
         if monitorFeedbackGuard != new.monitorFeedbackGuard {
             reached.monitorFeedbackGuard = new.monitorFeedbackGuard
-            messages.append(ControlMessage(ControlNames.feedbackGuard, new.monitorFeedbackGuard ? 1 : 0))
+            messages.append(ControlMessage(EngineControl.feedbackGuard.id, new.monitorFeedbackGuard ? 1 : 0))
         }
         return LiveUpdate(messages: messages, reached: reached, needsRestart: reached != new)
     }
@@ -87,19 +92,20 @@ extension EngineConfiguration {
     /// The monitor's four linear gains when a level or the pan changed (pan laws need libm, so
     /// they are worked out here, off the process thread).
     private func monitorMessages(to new: EngineConfiguration, reached: inout EngineConfiguration) -> [ControlMessage] {
-        let fields: [WritableKeyPath<EngineConfiguration, Float>] = [
-            \.monitorVoiceDB, \.monitorVoicePan, \.monitorFarDB, \.monitorMasterDB,
-        ]
+        let fields = EngineControl.all.filter { $0.sent == .monitorMix }.compactMap(\.field)
         guard fields.contains(where: { self[keyPath: $0] != new[keyPath: $0] }) else { return [] }
         for field in fields { reached[keyPath: field] = new[keyPath: field] }
-        let mix = MonitorMix(new)
-        return [
-            ControlMessage(ControlNames.monitorVoiceLeft, mix.voiceLeft),
-            ControlMessage(ControlNames.monitorVoiceRight, mix.voiceRight),
-            ControlMessage(ControlNames.monitorFar, mix.far), ControlMessage(ControlNames.monitorMaster, mix.master),
-        ]
+        return new.monitorMixMessages
+    }
+
+    /// The monitor's four linear gains for this configuration's levels and pan.
+    var monitorMixMessages: [ControlMessage] {
+        let mix = MonitorMix(self)
+        return zip(EngineControl.monitorGains, [mix.voiceLeft, mix.voiceRight, mix.far, mix.master]).map {
+            ControlMessage($0.id, $1)
+        }
     }
 
     /// Messages that re-arm the feedback guard (unmute the monitor).
-    public static var rearmFeedbackGuard: [ControlMessage] { [ControlMessage(ControlNames.unmuteMonitor, 1)] }
+    public static var rearmFeedbackGuard: [ControlMessage] { [ControlMessage(EngineControl.unmuteMonitor.id, 1)] }
 }

@@ -72,7 +72,7 @@ struct ControlTable {
 
     /// Every control name of an engine running `chain`, with its route.
     private static func names(chain: [ChainUnit], plugins: [String: PreparedPlugin]) -> [(String, Route)] {
-        var named = EngineControl.all.map { ($0.name, $0.route) }
+        var named = EngineControl.routed.map { ($0.name, $0.route!) }
         for (slot, unit) in chain.enumerated() {
             switch unit {
             case .builtIn(let kind):

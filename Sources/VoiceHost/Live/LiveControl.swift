@@ -9,8 +9,9 @@ import VoiceSession
 /// and the stream, for every surface (`--control` text, OSC, the web panel), and preset reloads
 /// (SIGHUP).
 ///
-/// Changes go to the engine as typed parameter messages (`CycleHost.applyLive`) and glide in
-/// (LV2 units' controls, `set eq.gain 6`, too). A reload with a different chain (units, order,
+/// A `set` of one parameter (a unit's, an LV2 unit's control, an engine control) goes to the
+/// engine as that parameter's typed change alone (`CycleHost.setLive`) and glides in; a reload
+/// or a switch sends the messages of the whole change (`CycleHost.applyLive`). A reload with a different chain (units, order,
 /// LV2 plugins or states) builds a new engine off the process thread and swaps it in. Other keys
 /// that shape the engine (frame, canceller tail, delay handling, speexdsp settings, the
 /// high-pass, monitor on/off and source, ducking times) are reported as needing a restart and
@@ -87,6 +88,13 @@ struct LiveControl {
         // After the key's own checks, so a misspelt key still gets its "did you mean".
         if let refusal = Self.notInChain(key, chain: before.engine.chain) { return .failure("set: " + refusal) }
         guard wanted != before else { return LiveReply(lines: ["\(key) is already \(value)"]) }
+        if let (parameter, number) = PresetEdit.liveParameter(key, in: wanted) {
+            // One parameter: its change alone goes to the engine, no configuration is compared.
+            let result = host.setLive(parameter, to: number)
+            if result.needsRestart { return Self.needsRestart(key, value) }
+            if result.dropped > 0 { return .failure("\(key): the engine's message queue was full; try again") }
+            return LiveReply(lines: ["\(key) = \(value)"])
+        }
         if before.engine.chainDiffers(from: wanted.engine) {
             // chain.order: a new chain, built here and swapped in.
             do { try host.rebuildChain(for: wanted.engine) } catch { return .failure("set: \(error.description)") }
@@ -94,11 +102,13 @@ struct LiveControl {
         }
         let result = host.applyLive(wanted.engine)
         let sessionRestart = followSession(wanted.session)
-        if result.needsRestart || sessionRestart {
-            return .failure("\(key) = \(value) needs a restart (it changes what the engine is built with); not applied")
-        }
+        if result.needsRestart || sessionRestart { return Self.needsRestart(key, value) }
         if result.dropped > 0 { return .failure("\(key): the engine's message queue was full; try again") }
         return LiveReply(lines: ["\(key) = \(value)"])
+    }
+
+    private static func needsRestart(_ key: String, _ value: LiveValue) -> LiveReply {
+        .failure("\(key) = \(value) needs a restart (it changes what the engine is built with); not applied")
     }
 
     /// `load NAME|FILE`: loads the preset and applies its live keys; it is then what SIGHUP
