@@ -11,6 +11,8 @@ public enum OSCAddressSpace {
     public static let help = [
         "/voicerack/set KEY VALUE     set a preset key (s) live; VALUE f, i, s or T/F",
         "/voicerack/get KEY           reply /voicerack/get KEY VALUE ALLOWED",
+        "/voicerack/SECTION/NAME VALUE  set one declared parameter by its own address (VALUE f, i, s or T/F),",
+        "                             e.g. /voicerack/compressor/threshold_dbfs -18; no VALUE: get it; the list below",
         "/voicerack/show              /voicerack/key KEY VALUE ALLOWED per key, a reply",
         "/voicerack/record/start      start recording (--record files, else the voice)",
         "/voicerack/record/start TAP... (s) record only these taps (voice, mic, ...)",
@@ -50,8 +52,24 @@ public enum OSCAddressSpace {
     /// The highest meter rate a client may ask for, Hz.
     static let maximumRate = 30.0
 
-    /// The route of `message`; a failure names the address and what it takes.
-    static func route(_ message: OSCMessage) -> Route {
+    /// The address of a declared parameter: `compressor.threshold_dbfs` at
+    /// `/voicerack/compressor/threshold_dbfs`.
+    public static func address(of key: String) -> String {
+        prefix + "/" + key.split(separator: ".", maxSplits: 1).joined(separator: "/")
+    }
+
+    /// The key a parameter's own address names, when `parameters` declares it.
+    static func parameterKey(_ path: String, in parameters: Set<String>) -> String? {
+        guard path.hasPrefix(prefix + "/") else { return nil }
+        let parts = path.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        let key = parts.joined(separator: ".")
+        return parameters.contains(key) ? key : nil
+    }
+
+    /// The route of `message`; a failure names the address and what it takes. `parameters`
+    /// holds the declared parameters' keys, each answered at its own address (`address(of:)`).
+    static func route(_ message: OSCMessage, parameters: Set<String> = []) -> Route {
         let a = message.arguments
         let tags = message.typeTags
         func takesNothing(_ command: LiveCommand) -> Route {
@@ -131,7 +149,16 @@ public enum OSCAddressSpace {
         case prefix + "/stream/stop": return takesNothing(.stream(false))
         case prefix + "/status": return takesNothing(.status)
         default:
-            return .failure("unknown address \(message.path); /voicerack/help lists them")
+            guard let key = parameterKey(message.path, in: parameters) else {
+                return .failure("unknown address \(message.path); /voicerack/help lists them")
+            }
+            guard let first = a.first else { return .command(.get(key: key)) }
+            guard a.count == 1, let value = first.liveValue else {
+                return .failure(
+                    "\(message.path) takes a value (f, i, d, s, T or F) to set \(key), or nothing to read it; got ,\(tags)"
+                )
+            }
+            return .command(.set(key: key, value: value))
         }
     }
 }

@@ -22,6 +22,10 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
     /// `--osc-reply-port`: replies go to the sender's host at this port, not to the port they
     /// came from (oscsend's is gone once it has sent, so `oscdump PORT` can hear them).
     private let replyPort: Int?
+    /// The declared parameters' keys, each with an address of its own.
+    private let parameters: Set<String>
+    /// `/voicerack/help`: the addresses, then one line per declared parameter.
+    private let help: [String]
     private var socket: OSCSocket?
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -30,12 +34,19 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
 
     /// Listens on `host:port` (UDP) once started; with `secret`, answers only messages that
     /// carry it as their first argument. Beyond loopback a secret is required. With
-    /// `replyPort`, replies go to that port on the sender's host.
-    public init(host: String, port: Int, secret: OSCSecret? = nil, replyPort: Int? = nil) {
+    /// `replyPort`, replies go to that port on the sender's host. Each of `parameters` (the
+    /// declared parameters, as `show` lists them) is answered at its own address.
+    public init(
+        host: String, port: Int, secret: OSCSecret? = nil, replyPort: Int? = nil, parameters: [LiveKey] = []
+    ) {
         self.host = host
         self.port = port
         self.secret = secret
         self.replyPort = replyPort
+        self.parameters = Set(parameters.map(\.key))
+        help =
+            OSCAddressSpace.help
+            + parameters.map { "\(OSCAddressSpace.address(of: $0.key)) VALUE  \($0.allowed)" }
     }
 
     /// The address listened on (`127.0.0.1:9000`), once started.
@@ -123,11 +134,11 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
             }
             message = admitted
         }
-        switch OSCAddressSpace.route(message) {
+        switch OSCAddressSpace.route(message, parameters: parameters) {
         case .failure(let why):
             send([OSCReplies.error(address, why)], to: peer, socket, answering: address)
         case .help:
-            send([OSCReplies.lines(address, OSCAddressSpace.help)], to: peer, socket, answering: address)
+            send([OSCReplies.lines(address, help)], to: peer, socket, answering: address)
         case .registerMeters(let rate, let port):
             // The pushes go to the port named (on the sender's host), else where replies go; the
             // answer goes to --osc-reply-port when set, else with the pushes.

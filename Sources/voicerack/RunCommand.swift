@@ -239,7 +239,9 @@ struct Run: ParsableCommand {
                 do {
                     let secret = try oscSecretFile.map { (path) throws(OSCSecretError) in try OSCSecret(file: path) }
                     request.surfaces.append(
-                        OSCSurface(host: oscHost, port: osc, secret: secret, replyPort: oscReplyPort))
+                        OSCSurface(
+                            host: oscHost, port: osc, secret: secret, replyPort: oscReplyPort,
+                            parameters: PresetEdit.parameterKeys()))
                 } catch {
                     throw HostError(.usage, error.message)
                 }

@@ -60,6 +60,36 @@ import VoiceControl
         #expect(route("/voicerack/help") == .help)
     }
 
+    @Test("each declared parameter has its own address: a value sets it, none reads it, others are refused")
+    func parameterAddresses() {
+        let declared: Set = ["compressor.threshold_dbfs", "output.gain_db"]
+        func route(_ path: String, _ arguments: [OSCValue] = []) -> OSCAddressSpace.Route {
+            OSCAddressSpace.route(OSCMessage(path, arguments), parameters: declared)
+        }
+        #expect(OSCAddressSpace.address(of: "compressor.threshold_dbfs") == "/voicerack/compressor/threshold_dbfs")
+        #expect(
+            route("/voicerack/compressor/threshold_dbfs", [.float(-18)])
+                == .command(.set(key: "compressor.threshold_dbfs", value: .number(-18))))
+        #expect(
+            route("/voicerack/output/gain_db", [.int(-6)]) == .command(.set(key: "output.gain_db", value: .number(-6))))
+        #expect(route("/voicerack/output/gain_db") == .command(.get(key: "output.gain_db")))
+        guard case .failure(let two) = route("/voicerack/output/gain_db", [.float(1), .float(2)]) else {
+            Issue.record("two values were taken")
+            return
+        }
+        #expect(two.contains("takes a value (f, i, d, s, T or F) to set output.gain_db, or nothing to read it"))
+        // Not declared, or not a key's shape: unknown, as before.
+        for path in ["/voicerack/compressor/ratio", "/voicerack/output/gain_db/x", "/voicerack/output.gain_db"] {
+            guard case .failure(let why) = route(path, [.float(1)]) else {
+                Issue.record("\(path) was routed")
+                continue
+            }
+            #expect(why.hasPrefix("unknown address"), "\(why)")
+        }
+        // The fixed addresses keep their meaning beside them.
+        #expect(route("/voicerack/get", [.string("output.gain_db")]) == .command(.get(key: "output.gain_db")))
+    }
+
     @Test func wrongMessagesSayWhatIsWrong() {
         #expect(route("/voicerack/nope") == .failure("unknown address /voicerack/nope; /voicerack/help lists them"))
         #expect(
