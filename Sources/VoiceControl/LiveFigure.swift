@@ -86,10 +86,11 @@ extension LiveFigure {
     public static let drift = LiveFigure(
         "drift_ppm", .number(unit: "ppm", decimals: 0), "clock drift, playback to mic", value: { $0.driftPPM })
     public static let talking = LiveFigure(
-        "talking", .flag, "the near end talks", value: { $0.voiceActive ? 1 : 0 })
+        "talking", .flag, "the near end talks (N where nothing detects voice: the raw preset)",
+        value: { $0.voiceDetected ? ($0.voiceActive ? 1 : 0) : nil })
     public static let farEnd = LiveFigure("far_end", .flag, "the far end plays", value: { $0.farActive ? 1 : 0 })
     public static let doubleTalk = LiveFigure(
-        "double_talk", .flag, "both ends at once", value: { $0.doubleTalk ? 1 : 0 })
+        "double_talk", .flag, "both ends at once", value: { $0.voiceDetected ? ($0.doubleTalk ? 1 : 0) : nil })
     public static let voiceMuted = LiveFigure(
         "voice_muted", .flag, "voice_out is muted", value: { $0.voiceMuted ? 1 : 0 })
     public static let talkingMuted = LiveFigure(

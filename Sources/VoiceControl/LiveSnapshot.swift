@@ -37,7 +37,10 @@ public struct LiveSnapshot: Sendable, Equatable {
     /// Clock drift between playback and mic, ppm.
     public var driftPPM: Double?
     /// The near end talks (voice activity after echo removal); the far end plays; both at once.
+    /// `voiceActive` is false and `talking` unmeasured when nothing detects voice (`voiceDetected`).
     public var voiceActive = false
+    /// A detector decides `voiceActive` (false with the null canceller, the `raw` preset).
+    public var voiceDetected = true
     public var farActive = false
     public var doubleTalk = false
     /// voice_out is muted; the talker talks into the mute now; times they started to.

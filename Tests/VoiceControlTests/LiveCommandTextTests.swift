@@ -87,6 +87,10 @@ extension LiveCommandTextTests {
         s.delayMilliseconds = 90.4
         #expect(LiveFigure.delay.text(s) == "90 ms")
         #expect(LiveFigure.talking.text(s) == "off")
+        // Nothing detects voice (the null canceller): talking and double talk are not measured.
+        s.voiceDetected = false
+        #expect(LiveFigure.talking.text(s) == "--" && LiveFigure.talking.value(s) == nil)
+        #expect(LiveFigure.doubleTalk.value(s) == nil)
         #expect(LiveFigure.echo.helpName == "echo_db (dB)" && LiveFigure.xruns.helpName == "xruns (count)")
     }
 }

@@ -31,6 +31,9 @@ public struct CycleStatus: Sendable {
     /// The talker is talking into the mute now, and how many times they started to.
     public var talkingWhileMuted: Bool
     public var mutedTalkEvents: Int
+    /// `health.voiceActive` comes from a detector (`VoiceEngine.detectsVoice`); when false it
+    /// means nothing and surfaces do not show it.
+    public var detectsVoice = true
 }
 
 extension CycleHost {
@@ -106,8 +109,8 @@ extension CycleHost {
 
     /// The engine's figures now. - Realtime: never; any thread but the process thread.
     public func status() -> CycleStatus {
-        let (health, blockSize, latency) = engine.withLock {
-            ($0.engine.health(), $0.engine.plan.blockSize, $0.engine.latency)
+        let (health, blockSize, latency, detectsVoice) = engine.withLock {
+            ($0.engine.health(), $0.engine.plan.blockSize, $0.engine.latency, $0.engine.detectsVoice)
         }
         let c = cycle
         return CycleStatus(
@@ -115,7 +118,7 @@ extension CycleHost {
             silentCycles: c.pointee.silentCycles.load(ordering: .relaxed),
             problem: blockSizeProblem.withLock { $0 }, voiceMuted: c.pointee.muteRequested.load(ordering: .relaxed),
             talkingWhileMuted: c.pointee.mutedTalking.load(ordering: .relaxed),
-            mutedTalkEvents: c.pointee.mutedTalkEvents.load(ordering: .relaxed))
+            mutedTalkEvents: c.pointee.mutedTalkEvents.load(ordering: .relaxed), detectsVoice: detectsVoice)
     }
 
     /// Mutes `voice_out` (gliding to silence in 20 ms, also in the voice recordings) or opens it

@@ -62,6 +62,10 @@ public final class VoiceEngine {
     /// Warnings for the user at load: the echo canceller could not be set up (the null twin
     /// runs), the chain's plugin units are not hard-real-time capable.
     public let notes: [String]
+    /// True when the engine's voice decision (`HealthFigures.voiceActive`) comes from a
+    /// detector (speexdsp's path); false with the null canceller, which counts every frame as
+    /// voice, so its decision says nothing (the `raw` preset). Read once when built. Main thread.
+    public let detectsVoice: Bool
     /// Each plugin unit's state saver, by unit name (`PreparedPlugin.savedState`).
     private let pluginStateSavers: [String: @Sendable () -> String]
     /// What makes the chain's plugin units (nil: none; a preset with one is refused).
@@ -126,6 +130,7 @@ public final class VoiceEngine {
                 note: &cancellerNote))
         notes = [cancellerNote].compactMap { $0 } + pluginNotes
         processingLatency = state.pointee.canceller.latency
+        detectsVoice = !state.pointee.canceller.isNull
         warmUp()
     }
 

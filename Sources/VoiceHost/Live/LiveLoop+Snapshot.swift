@@ -26,9 +26,11 @@ extension LiveLoop {
         if h.estimatedDelay >= 0 { snapshot.delayMilliseconds = Double(h.estimatedDelay) * 1000 / Double(s.sampleRate) }
         snapshot.delayConfidence = Double(h.delayConfidence)
         snapshot.driftPPM = h.clockDriftPPM.isFinite ? Double(h.clockDriftPPM) : nil
-        snapshot.voiceActive = h.voiceActive
+        // The null canceller counts every frame as voice: no decision to show.
+        snapshot.voiceDetected = s.detectsVoice
+        snapshot.voiceActive = h.voiceActive && s.detectsVoice
         snapshot.farActive = h.farActive
-        snapshot.doubleTalk = h.voiceActive && h.farActive
+        snapshot.doubleTalk = snapshot.voiceActive && h.farActive
         snapshot.voiceMuted = s.voiceMuted
         snapshot.talkingWhileMuted = s.talkingWhileMuted
         snapshot.mutedTalkEvents = s.mutedTalkEvents

@@ -5,7 +5,8 @@ import VoiceRT
 
 /// The live client's status line (main thread only).
 enum StatusText {
-    /// One line: levels, delay estimate, ERLE, voice activity, xruns, DSP load, the worst
+    /// One line: levels, delay estimate, ERLE, voice activity (`none` where nothing detects
+    /// it: the null canceller counts every frame as voice), xruns, DSP load, the worst
     /// callback time (% of the period) and, while recording, `recording` (files, lost frames).
     static func line(_ s: CycleStatus, _ d: DriverStatus, recording: String? = nil) -> String {
         let h = s.health
@@ -20,7 +21,7 @@ enum StatusText {
             }()
         var parts = [
             "mic \(short(h.micLevel))", "far \(short(h.farLevel))", "voice \(short(h.outputLevel))",
-            "delay \(delay)", "ERLE \(erle)", "VAD \(h.voiceActive ? "voice" : "-")",
+            "delay \(delay)", "ERLE \(erle)", "VAD \(!s.detectsVoice ? "none" : h.voiceActive ? "voice" : "-")",
             "xruns \(d.xruns)", String(format: "DSP %.1f%%", d.cpuLoad),
             String(format: "worst %.0f%%", d.cycle.worstPercentOfPeriod),
         ]
