@@ -5,13 +5,15 @@ import VoiceControl
 /// - Realtime: never; any thread.
 enum OSCReplies {
     /// The messages answering `address` with `reply`: `/voicerack/error ADDRESS MESSAGE` when it
-    /// failed; for `get` the key as `/voicerack/reply ADDRESS KEY VALUE ALLOWED`; for `show` one
+    /// failed; for `get` (and a parameter's address without a value) the key as
+    /// `/voicerack/reply ADDRESS KEY VALUE ALLOWED`; for `show` one
     /// `/voicerack/key` per key, then the reply; else `/voicerack/reply ADDRESS LINE...`.
     static func messages(answering address: String, _ reply: LiveReply) -> [OSCMessage] {
         guard reply.succeeded else {
             return [error(address, reply.lines.joined(separator: "; "))]
         }
-        if address == OSCAddressSpace.prefix + "/get", let key = reply.keys.first {
+        // `/get` and a parameter's own address read without a value: the one key, typed.
+        if address != OSCAddressSpace.prefix + "/show", reply.keys.count == 1, let key = reply.keys.first {
             return [OSCMessage(OSCAddressSpace.prefix + "/reply", [.string(address)] + fields(key))]
         }
         if address == OSCAddressSpace.prefix + "/show" {
