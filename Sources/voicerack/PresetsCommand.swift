@@ -1,4 +1,6 @@
 import ArgumentParser
+import VoiceControl
+import VoiceHost
 import VoicePresets
 
 /// `voicerack presets`: list, show and check presets.
@@ -46,11 +48,28 @@ struct Presets: ParsableCommand {
         @Argument(help: "Preset name or path to a .toml file.", completion: PresetCompletion.kind)
         var preset: String
 
+        @Argument(
+            help: ArgumentHelp(
+                "Keys to print alone, as `get` answers them (key = value   (allowed)).", valueName: "key"),
+            completion: KeyCompletion.kind)
+        var keys: [String] = []
+
         func run() throws {
             let plugins = LV2Hosting.host(live: false)
             do {
                 let loaded = try PresetLibrary.standard(pluginHost: plugins).load(preset)
-                print(PresetRenderer.toml(loaded, pluginHost: plugins), terminator: "")
+                guard !keys.isEmpty else {
+                    return print(PresetRenderer.toml(loaded, pluginHost: plugins), terminator: "")
+                }
+                for key in keys {
+                    let found: LiveKey
+                    do {
+                        found = try PresetEdit.liveKey(key, in: loaded.settings, pluginHost: plugins)
+                    } catch {
+                        throw HostError(.usage, "presets show \(preset): \(error.message)")
+                    }
+                    print("\(found.key) = \(found.value)   (\(found.allowed))")
+                }
             } catch {
                 throw failureExit(reporting: error)
             }

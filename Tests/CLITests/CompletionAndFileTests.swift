@@ -48,6 +48,48 @@ struct CompletionAndFileTests {
         #expect(try bashCompletion(["voicerack", "run", "--stream-format", ""]).sorted() == ["mp3", "opus"])
     }
 
+    @Test("bash completes preset keys (set/get's) after presets show NAME, from the declarations")
+    func keysComplete() throws {
+        #expect(
+            try bashCompletion(["voicerack", "presets", "show", "echo-cancel", "compressor.th"])
+                == ["compressor.threshold_dbfs"])
+        let output = try bashCompletion(["voicerack", "presets", "show", "raw", "output."])
+        #expect(output == ["output.gain_db"], "\(output)")
+        let engine = try bashCompletion(["voicerack", "presets", "show", "raw", "echo_canceller.t"])
+        #expect(engine == ["echo_canceller.tail_ms"], "\(engine)")
+        // Every key offered is one `get` answers (printed alone by `presets show NAME KEY...`).
+        let all = try bashCompletion(["voicerack", "presets", "show", "raw", ""])
+        #expect(all.count > 100 && all.contains("agc.target_dbfs") && all.contains("reverb.mix"), "\(all.count)")
+        let shown = try CommandRunner.voicerack(["presets", "show", "raw"] + all)
+        #expect(shown.status == 0, "\(shown.standardError)")
+        #expect(shown.standardOutput.split(separator: "\n").map { String($0.prefix { $0 != " " }) } == all)
+        let wrong = try CommandRunner.voicerack(["presets", "show", "raw", "compressor.treshold_dbfs"])
+        #expect(wrong.status == 64 && wrong.standardError.contains("'compressor.treshold_dbfs' is not a key"))
+    }
+
+    @Test(
+        "zsh's and fish's scripts ask for preset keys after presets show NAME, and the call gives them",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "zsh or fish is missing"))
+    func keysCompleteInZshAndFish() throws {
+        let folder = try TemporaryFolder()
+        for (shell, binary) in [("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish")] {
+            let script = try CommandRunner.voicerack(["--generate-completion-script", shell])
+            #expect(script.standardOutput.contains("---completion presets show -- positional@1"), "\(shell)")
+            try script.standardOutput.write(
+                toFile: folder.file("voicerack.\(shell)"), atomically: true, encoding: .utf8)
+            // The shell reads the script (`-n`: parse only; fish's completion needs a terminal).
+            let parsed = try CommandRunner.run(binary, ["-n", folder.file("voicerack.\(shell)")])
+            #expect(parsed.status == 0, "\(shell): \(parsed.standardError)")
+        }
+        // The call both scripts make for the key (word 4, cursor at its end), as they make it.
+        let call = try CommandRunner.voicerack(
+            ["---completion", "presets", "show", "--", "positional@1", "4", "13"]
+                + ["voicerack", "presets", "show", "raw", "compressor.th"])
+        #expect(call.standardOutput.split(separator: "\n") == ["compressor.threshold_dbfs"], "\(call.standardOutput)")
+    }
+
     @Test(
         "a float WAV from process is WAVE_FORMAT_EXTENSIBLE (the fmt chunk's extended part), and sox reads its samples",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sox"), "sox is not installed"))
