@@ -12,7 +12,7 @@ import VoiceSession
 /// voice_out into its preallocated blocks; libebur128 runs on the meter's own thread. Each take
 /// (`LiveRecorder.start`) starts its integrated loudness again, and its figures close the take's
 /// summary. With `agc.target_lufs`, every tick hands the figures to `LoudnessSteering` and posts
-/// the leveller's new `target_dbfs` through `CycleHost.applyLive`, the path every live `set`
+/// the leveller's new `target_dbfs` through `CycleHost.setLive`, the path every live `set`
 /// takes.
 ///
 /// - Realtime: never; main thread.
@@ -52,14 +52,14 @@ final class LiveLoudnessMeter {
     /// range and the voice is still more than 3 LU off: the target is out of its reach.
     func steer(_ host: CycleHost) -> String? {
         guard var steering else { return nil }
-        var wanted = host.liveConfiguration
+        let wanted = host.liveConfiguration
         defer { self.steering = steering }
         guard wanted.leveller else { return nil }
         let figures = meter.figures
         let current = Double(wanted.levellerTargetDBFS)
         if let next = steering.step(figures, currentDBFS: current) {
-            wanted.levellerTargetDBFS = Float(next)
-            _ = host.applyLive(wanted)
+            // As the whole-configuration path did: no message for a value the engine has.
+            if Float(next) != wanted.levellerTargetDBFS { _ = host.setLive(.engine(.levellerTarget), to: Float(next)) }
             return nil
         }
         let range = LoudnessSteering.targetRange

@@ -34,9 +34,11 @@ final class OfflineLoudnessSteering {
     /// Measures what the last cycles put out and moves the target when the loop says so.
     func step() {
         meter.drain()
-        var wanted = host.liveConfiguration
-        guard let next = steering.step(meter.figures, currentDBFS: Double(wanted.levellerTargetDBFS)) else { return }
-        wanted.levellerTargetDBFS = Float(next)
-        _ = host.applyLive(wanted)
+        let current = host.liveConfiguration.levellerTargetDBFS
+        // No message for a value the engine has (as the whole-configuration path sent none).
+        guard let next = steering.step(meter.figures, currentDBFS: Double(current)), Float(next) != current else {
+            return
+        }
+        _ = host.setLive(.engine(.levellerTarget), to: Float(next))
     }
 }
