@@ -23,10 +23,8 @@ struct KaraokeMix: ~Copyable {
         voiceGain = gains.voice
         backingGain = gains.backing
         let size = enabled ? chunk : 1
-        left = .allocate(capacity: size)
-        left.initialize(repeating: 0, count: size)
-        right = .allocate(capacity: size)
-        right.initialize(repeating: 0, count: size)
+        left = .zeroed(size)
+        right = .zeroed(size)
         let delay = enabled ? TapRoutes.maximumDelay : 0
         delayLeft = DelayLine(maximumDelay: delay, maximumBlock: enabled ? chunk : 1)
         delayRight = DelayLine(maximumDelay: delay, maximumBlock: enabled ? chunk : 1)

@@ -102,10 +102,8 @@ struct TapRoutes: ~Copyable {
         let delay = hasTuning ? Self.maximumDelay : 0
         micDelay = DelayLine(maximumDelay: delay, maximumBlock: Self.chunkFrames)
         referenceDelay = DelayLine(maximumDelay: delay, maximumBlock: Self.chunkFrames)
-        delayedMic = .allocate(capacity: Self.chunkFrames)
-        delayedMic.initialize(repeating: 0, count: Self.chunkFrames)
-        referenceMono = .allocate(capacity: Self.chunkFrames)
-        referenceMono.initialize(repeating: 0, count: Self.chunkFrames)
+        delayedMic = .zeroed(Self.chunkFrames)
+        referenceMono = .zeroed(Self.chunkFrames)
         let silence = UnsafePointer(delayedMic)
         channelPointers = .allocate(capacity: 3)
         channelPointers.initialize(repeating: silence, count: 3)
