@@ -27,8 +27,8 @@ public final class LiveLoudness: @unchecked Sendable {
     /// Any thread → consumer: begin a new take with the next block.
     private let takeRequested = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private let threaded: Bool
+    /// The meter's own thread; nil when the caller drains (offline).
+    private let meterThread: ConsumerThread?
 
     /// Frames per block: 20 ms at 48 kHz, so the figures trail the audio by at most that.
     public static let blockFrames = 960
@@ -49,17 +49,12 @@ public final class LiveLoudness: @unchecked Sendable {
         let blocks = max(4, Int((Self.bufferSeconds * Double(sampleRate) / Double(Self.blockFrames)).rounded(.up)))
         buffer = BlockBuffer(channels: 1, blockFrames: Self.blockFrames, blockCount: blocks)
         input = buffer.input
-        threaded = thread
-        if thread {
-            let worker = Thread { [self] in
-                while !stopRequested.load(ordering: .acquiring) {
-                    if drain() == 0 { usleep(Self.idleMicroseconds) }
-                }
-                drain()
-                finished.signal()
+        meterThread = thread ? ConsumerThread(name: "voicerack-loudness") : nil
+        meterThread?.start { [self] in
+            while !stopRequested.load(ordering: .acquiring) {
+                if drain() == 0 { usleep(Self.idleMicroseconds) }
             }
-            worker.name = "voicerack-loudness"
-            worker.start()
+            drain()
         }
     }
 
@@ -102,7 +97,7 @@ public final class LiveLoudness: @unchecked Sendable {
     /// with `input`: the route taken away, or `input.finish()` called). Idempotent. Any thread
     /// but the meter's own. The thread holds the meter: call it before letting the meter go.
     public func stop() {
-        guard threaded, !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finished.wait()
+        guard let meterThread, !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        meterThread.wait()
     }
 }

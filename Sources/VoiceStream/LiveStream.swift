@@ -19,7 +19,7 @@ public final class LiveStream: @unchecked Sendable {
     public let input: RecorderInput
     private let buffer: BlockBuffer
     private let sender: StreamSender
-    private let finished = DispatchSemaphore(value: 0)
+    private let senderThread = ConsumerThread(name: "voicerack-stream")
     private let final = Mutex<StreamStatus?>(nil)
 
     /// Connects once as a source and disconnects, so the CLI can refuse a bad server, mount or
@@ -59,12 +59,7 @@ public final class LiveStream: @unchecked Sendable {
         input = buffer.input
         sender = StreamSender(
             target: target, sampleRate: sampleRate, inputChannels: channels, buffer: buffer, options: options)
-        let thread = Thread { [sender, finished] in
-            sender.run()
-            finished.signal()
-        }
-        thread.name = "voicerack-stream"
-        thread.start()
+        senderThread.start { [sender] in sender.run() }
     }
 
     /// The state and counters now (any thread).
@@ -93,7 +88,7 @@ public final class LiveStream: @unchecked Sendable {
     /// closed (after `requestStop` or `finishProducer`), then returns the final status.
     public func waitUntilFinished() -> StreamStatus {
         if let done = final.withLock({ $0 }) { return done }
-        finished.wait()
+        senderThread.wait()
         let s = status
         final.withLock { $0 = s }
         return s

@@ -75,9 +75,7 @@ enum LV2Bench {
     @inline(never)
     static func chainPass(_ unit: PluginUnit, _ buffer: UnsafeMutablePointer<Float>, frames: Int, block: Int) -> Double
     {
-        let t0 = threadCPUTime()
-        for start in stride(from: 0, to: frames, by: block) { unit.process(buffer + start, frames: block) }
-        return threadCPUTime() - t0
+        blocksTimed(frames: frames, block: block) { unit.process(buffer + $0, frames: block) }
     }
 
     /// `frames` samples at `buffer` through `LV2Unit.process`, in place, block by block; returns
@@ -86,9 +84,7 @@ enum LV2Bench {
     static func hostedPass(
         _ unit: borrowing LV2Unit, _ buffer: UnsafeMutablePointer<Float>, frames: Int, block: Int
     ) -> Double {
-        let t0 = threadCPUTime()
-        for start in stride(from: 0, to: frames, by: block) { unit.process(buffer + start, frames: block) }
-        return threadCPUTime() - t0
+        blocksTimed(frames: frames, block: block) { unit.process(buffer + $0, frames: block) }
     }
 
     /// The same through the bare run(), in place; returns the thread CPU seconds.
@@ -96,10 +92,15 @@ enum LV2Bench {
     static func barePass(
         _ unit: borrowing LV2Unit, _ buffer: UnsafeMutablePointer<Float>, frames: Int, block: Int
     ) -> Double {
+        blocksTimed(frames: frames, block: block) { unit.runBare(buffer + $0, buffer + $0, frames: block) }
+    }
+
+    /// The thread CPU seconds of `pass` run once per block of `frames` samples, given the block's
+    /// first sample: the loop every pass above times (inlined, so each pass is timed as written).
+    @inline(__always)
+    static func blocksTimed(frames: Int, block: Int, _ pass: (Int) -> Void) -> Double {
         let t0 = threadCPUTime()
-        for start in stride(from: 0, to: frames, by: block) {
-            unit.runBare(buffer + start, buffer + start, frames: block)
-        }
+        for start in stride(from: 0, to: frames, by: block) { pass(start) }
         return threadCPUTime() - t0
     }
 }

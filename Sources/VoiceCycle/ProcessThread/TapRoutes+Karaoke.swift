@@ -7,34 +7,23 @@ import VoiceRT
 /// latency to line up with the voice in the recording (offline, both are already aligned).
 ///
 /// - Realtime: `mix` is safe (process thread, inside `TapRoutes.record`); `init` allocates and
-///   `deallocate` frees, main thread.
+///   deinit frees, main thread.
 struct KaraokeMix: ~Copyable {
     let enabled: Bool
     let voiceGain: Float
     let backingGain: Float
-    /// The mixed chunk, per channel.
-    let left: UnsafeMutablePointer<Float>
-    let right: UnsafeMutablePointer<Float>
-    var delayLeft: DelayLine
-    var delayRight: DelayLine
+    /// The mixed chunk, per channel: the delayed backing's chunks, mixed in place.
+    var left: AlignedChannel
+    var right: AlignedChannel
 
     init(enabled: Bool, gains: (voice: Float, backing: Float), chunk: Int) {
         self.enabled = enabled
         voiceGain = gains.voice
         backingGain = gains.backing
         let size = enabled ? chunk : 1
-        left = .allocate(capacity: size)
-        left.initialize(repeating: 0, count: size)
-        right = .allocate(capacity: size)
-        right.initialize(repeating: 0, count: size)
         let delay = enabled ? TapRoutes.maximumDelay : 0
-        delayLeft = DelayLine(maximumDelay: delay, maximumBlock: enabled ? chunk : 1)
-        delayRight = DelayLine(maximumDelay: delay, maximumBlock: enabled ? chunk : 1)
-    }
-
-    func deallocate() {
-        left.deallocate()
-        right.deallocate()
+        left = AlignedChannel(maximumDelay: delay, chunk: size)
+        right = AlignedChannel(maximumDelay: delay, chunk: size)
     }
 
     /// Mixes `m` frames (at most the chunk) of voice and delayed backing into `left`/`right`.
@@ -43,21 +32,20 @@ struct KaraokeMix: ~Copyable {
         voice: UnsafePointer<Float>, backingLeft: UnsafePointer<Float>?, backingRight: UnsafePointer<Float>?,
         _ m: Int, latency: Int
     ) {
+        let (l, r) = (left.samples, right.samples)
         if let backingLeft, let backingRight {
-            delayLeft.setDelay(latency)
-            delayRight.setDelay(latency)
-            delayLeft.process(backingLeft, left, m)
-            delayRight.process(backingRight, right, m)
+            left.align(backingLeft, m, latency: latency)
+            right.align(backingRight, m, latency: latency)
         } else {
             for i in 0..<m {
-                left[i] = 0
-                right[i] = 0
+                l[i] = 0
+                r[i] = 0
             }
         }
         for i in 0..<m {
             let v = voiceGain * voice[i]
-            left[i] = v + backingGain * left[i]
-            right[i] = v + backingGain * right[i]
+            l[i] = v + backingGain * l[i]
+            r[i] = v + backingGain * r[i]
         }
     }
 }

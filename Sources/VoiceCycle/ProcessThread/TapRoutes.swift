@@ -63,11 +63,9 @@ struct TapRoutes: ~Copyable {
     /// Channel pointers handed to `RecorderInput.write` (at most 3 channels).
     let channelPointers: UnsafeMutablePointer<UnsafePointer<Float>>
     let hasTuning: Bool
-    var micDelay: DelayLine
-    var referenceDelay: DelayLine
     /// `chunkFrames` samples each: the delayed mic, the (delayed in place) reference mono mix.
-    let delayedMic: UnsafeMutablePointer<Float>
-    let referenceMono: UnsafeMutablePointer<Float>
+    var delayedMic: AlignedChannel
+    var referenceMono: AlignedChannel
     /// The karaoke tap's mix and delay lines (see TapRoutes+Karaoke.swift).
     var karaoke: KaraokeMix
     /// Where this set stands as a gated take (`TakeState` raw value; `RecordingGate`). Written by
@@ -100,13 +98,9 @@ struct TapRoutes: ~Copyable {
         hasTuning = routes.contains { $0.tap == .tuning }
         // Without a tuning tap the lines are never used; keep them small.
         let delay = hasTuning ? Self.maximumDelay : 0
-        micDelay = DelayLine(maximumDelay: delay, maximumBlock: Self.chunkFrames)
-        referenceDelay = DelayLine(maximumDelay: delay, maximumBlock: Self.chunkFrames)
-        delayedMic = .allocate(capacity: Self.chunkFrames)
-        delayedMic.initialize(repeating: 0, count: Self.chunkFrames)
-        referenceMono = .allocate(capacity: Self.chunkFrames)
-        referenceMono.initialize(repeating: 0, count: Self.chunkFrames)
-        let silence = UnsafePointer(delayedMic)
+        delayedMic = AlignedChannel(maximumDelay: delay, chunk: Self.chunkFrames)
+        referenceMono = AlignedChannel(maximumDelay: delay, chunk: Self.chunkFrames)
+        let silence = UnsafePointer(delayedMic.samples)
         channelPointers = .allocate(capacity: 3)
         channelPointers.initialize(repeating: silence, count: 3)
         karaoke = KaraokeMix(
@@ -126,10 +120,7 @@ struct TapRoutes: ~Copyable {
         windowEnd.deallocate()
         inputs.deinitialize(count: count)
         inputs.deallocate()
-        delayedMic.deallocate()
-        referenceMono.deallocate()
         channelPointers.deallocate()
-        karaoke.deallocate()
     }
 
     /// Feeds one cycle of `n` frames to every recording. `speakerLeft/Right` are the far end
@@ -177,13 +168,13 @@ struct TapRoutes: ~Copyable {
                     channelPointers[1] = monitorRight + offset
                     channels = 2
                 case .tuning:
-                    channelPointers[0] = UnsafePointer(delayedMic)
-                    channelPointers[1] = UnsafePointer(referenceMono)
+                    channelPointers[0] = UnsafePointer(delayedMic.samples)
+                    channelPointers[1] = UnsafePointer(referenceMono.samples)
                     channelPointers[2] = voice + offset
                     channels = 3
                 case .karaoke:
-                    channelPointers[0] = UnsafePointer(karaoke.left)
-                    channelPointers[1] = UnsafePointer(karaoke.right)
+                    channelPointers[0] = UnsafePointer(karaoke.left.samples)
+                    channelPointers[1] = UnsafePointer(karaoke.right.samples)
                     channels = 2
                 }
                 // The recorder was made for this tap's channel count; a mismatch is a bug upstream.
@@ -209,10 +200,9 @@ struct TapRoutes: ~Copyable {
         _ mic: UnsafePointer<Float>, _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
         _ m: Int, _ latency: Int
     ) {
-        micDelay.setDelay(latency)
-        referenceDelay.setDelay(latency)
-        for i in 0..<m { referenceMono[i] = 0.5 * (left[i] + right[i]) }
-        micDelay.process(mic, delayedMic, m)
-        referenceDelay.process(referenceMono, referenceMono, m)
+        let mono = referenceMono.samples
+        for i in 0..<m { mono[i] = 0.5 * (left[i] + right[i]) }
+        delayedMic.align(mic, m, latency: latency)
+        referenceMono.align(mono, m, latency: latency)
     }
 }

@@ -61,13 +61,8 @@ public struct RealFFT: ~Copyable {
         re[m] = z0r - z0i
         im[m] = 0
         for k in 1...(m / 2) {
-            let a = re[k]
-            let b = im[k]
-            let c = re[m - k]
-            let d = im[m - k]
+            let (a, b, c, d, er, ei) = Self.mirroredPair(re, im, k, m)
             // E_k and O_k, then X_k = E + W·O and X_{m−k} = conj(E − W·O).
-            let er = 0.5 * (a + c)
-            let ei = 0.5 * (b - d)
             let or = 0.5 * (b + d)
             let oi = 0.5 * (c - a)
             let wr = twiddleCos[k]
@@ -95,14 +90,9 @@ public struct RealFFT: ~Copyable {
         re[0] = 0.5 * (x0 + xm)
         im[0] = 0.5 * (x0 - xm)
         for k in 1...(m / 2) {
-            let a = re[k]
-            let b = im[k]
-            let c = re[m - k]
-            let d = im[m - k]
+            let (a, b, c, d, er, ei) = Self.mirroredPair(re, im, k, m)
             // E_k = ½(X_k + X*_{m−k}), O_k = ½(X_k − X*_{m−k})·conj(W^k); Z_k = E + iO and
             // Z_{m−k} = conj(E) + i·conj(O).
-            let er = 0.5 * (a + c)
-            let ei = 0.5 * (b - d)
             let dr = 0.5 * (a - c)
             let di = 0.5 * (b + d)
             let wr = twiddleCos[k]
@@ -119,5 +109,21 @@ public struct RealFFT: ~Copyable {
             signal[2 * j] = re[j]
             signal[2 * j + 1] = im[j]
         }
+    }
+
+    /// Bin `k` and bin `m − k` of a half-size spectrum (`a + ib` and `c + id`), and the real
+    /// and imaginary parts of ½(Z_k + Z*_{m−k}), the even part: the step `forward` and `inverse`
+    /// both open each bin pair with.
+    ///
+    /// - Realtime: safe.
+    @inline(__always) @_noLocks
+    static func mirroredPair(
+        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, _ k: Int, _ m: Int
+    ) -> (a: Float, b: Float, c: Float, d: Float, er: Float, ei: Float) {
+        let a = re[k]
+        let b = im[k]
+        let c = re[m - k]
+        let d = im[m - k]
+        return (a, b, c, d, 0.5 * (a + c), 0.5 * (b - d))
     }
 }

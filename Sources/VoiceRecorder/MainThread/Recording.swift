@@ -19,7 +19,7 @@ public final class Recording: @unchecked Sendable {
     public let input: RecorderInput
     private let buffer: BlockBuffer
     private let writer: DiskWriter
-    private let finished = DispatchSemaphore(value: 0)
+    private let writerThread = ConsumerThread(name: "voicerack-disk-writer")
     private var result: RecordingResult?
 
     /// Checks the request, opens the first file and starts the writer thread.
@@ -45,12 +45,7 @@ public final class Recording: @unchecked Sendable {
         buffer = BlockBuffer(channels: spec.channels, blockFrames: spec.blockFrames, blockCount: spec.blockCount)
         input = buffer.input
         writer = DiskWriter(spec: spec, buffer: buffer, firstFile: first)
-        let thread = Thread { [writer, finished] in
-            writer.run()
-            finished.signal()
-        }
-        thread.name = "voicerack-disk-writer"
-        thread.start()
+        writerThread.start { [writer] in writer.run() }
     }
 
     /// Asks the producer to finish on its next `write`.
@@ -64,7 +59,7 @@ public final class Recording: @unchecked Sendable {
     /// `finishProducer`), then returns what happened.
     public func waitUntilFinished() -> RecordingResult {
         if let result { return result }
-        finished.wait()
+        writerThread.wait()
         let r = RecordingResult(
             status: status, files: writer.files.withLock { $0 }, error: writer.failure.withLock { $0 },
             fileProblem: writer.fileProblem.withLock { $0 }, fileMoved: writer.fileMoved.withLock { $0 })
