@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VoiceEngine
 import VoiceTestSupport
+import VoiceUnits
 
 /// The effect chain's per-unit meters, read as the surfaces read them (`VoiceEngine.unitMeters`).
 @Suite("Unit meters")
@@ -91,5 +92,61 @@ struct UnitMeterTests {
         #expect(
             abs(Double(r[2].reductionDB) - (afterDeEsser + 12)) < 1.5,
             "limiter \(r[2].reductionDB) dB after \(afterDeEsser) dBFS")
+    }
+
+    @Test("metering leaves the audio as the units make it: the chain's output is, bit for bit, the units' own")
+    func meteringLeavesTheAudioAlone() throws {
+        var c = EngineConfiguration()
+        c.effectOrder = [.gate, .compressor, .deesser]
+        let block = 256
+        let engine = try VoiceEngine(configuration: c, sampleRate: 48_000, blockSize: block)
+        #expect(engine.latency == 0)
+        // Each unit made as the engine makes it: every parameter set to its value, then prepared.
+        let spec = ProcessSpec(sampleRate: 48_000, maximumBlockSize: block)
+        func made<U: VoiceUnit>(_ unit: U) -> U {
+            var u = unit
+            for (i, v) in U.defaultValues.enumerated() { u.setParameter(i, v) }
+            u.prepare(spec)
+            return u
+        }
+        var gate = made(NoiseGate()), compressor = made(Compressor()), deesser = made(DeEsser())
+        func runUnits(_ samples: inout [Float]) {
+            samples.withUnsafeMutableBufferPointer { p in
+                gate.process(p.baseAddress!, frames: block)
+                compressor.process(p.baseAddress!, frames: block)
+                deesser.process(p.baseAddress!, frames: block)
+            }
+        }
+        // The engine warmed its chain on four silent blocks when it was built: so do these.
+        for _ in 0..<4 {
+            var silence = [Float](repeating: 0, count: block)
+            runUnits(&silence)
+        }
+        // Loud speech-like audio: the gate opens and closes, the compressor and de-esser work.
+        // Under full scale: the engine holds its voice to full scale before the chain.
+        let input = Signals.speechLike(count: 48_000, sampleRate: 48_000, rms: 0.1, seed: 3)
+        try #require(input.map(abs).max()! < 1)
+        let far = [Float](repeating: 0, count: block)
+        var differing = 0
+        var reduced = false
+        for start in stride(from: 0, through: input.count - block, by: block) {
+            let mic = Array(input[start..<(start + block)])
+            var out = [Float](repeating: 0, count: block)
+            mic.withUnsafeBufferPointer { m in
+                far.withUnsafeBufferPointer { f in
+                    out.withUnsafeMutableBufferPointer { o in
+                        engine.render(
+                            mic: m.baseAddress!, farLeft: f.baseAddress!, farRight: nil, voice: o.baseAddress!,
+                            frames: block)
+                    }
+                }
+            }
+            var own = mic
+            runUnits(&own)
+            differing += zip(out, own).filter { $0.bitPattern != $1.bitPattern }.count
+            reduced = reduced || engine.unitMeters()[1].reading.reductionDB > 3
+        }
+        #expect(differing == 0, "\(differing) samples differ")
+        #expect(reduced, "the compressor worked, so its meter moved while the audio stayed the same")
     }
 }
