@@ -2,14 +2,18 @@
 # Soak test (not a CI test): how voicerack's process callback holds up over MINUTES (default 10)
 # at a 64-sample period, recording, compared with a trivial pass-through on the same server.
 #
-#   scripts/soak.sh [MINUTES] [--web | --attack | --pipewire | --loudness]
+#   scripts/soak.sh [MINUTES] [--web | --web-alternate | --attack | --pipewire | --loudness]
 #
 # Starts its own jackd (dummy driver, 48 kHz, period 64, unique name), feeds jack_simple_client's
 # sine into mic_in and far_in_L, and runs
 #   1. voicerack run --preset echo-cancel --record voice + tuning   for MINUTES, then
 #   2. voicerack run --preset raw (no recording)                     for MINUTES,
 # printing for each the callback cycles, those longer than the period, the worst callback time
-# as % of the period, the xruns JACK reported, and the CPU time voicerack used. With --web the
+# and its p99 and p99.9 as % of the period (wall clock, and the thread's own CPU time), the xruns
+# JACK reported, the CPU time voicerack used and the machine's load average (1, 5, 15 min) as the
+# run ended: other work on the machine shows there. With --web-alternate the echo-cancel run
+# without and with the web panel take turns, SOAK_ROUNDS times (default 3: A B A B A B), so a
+# difference the panel makes can be told from the machine's load drifting. With --web the
 # first run is repeated with the web panel open in headless chromium (scripts/dev/panel-browser.py,
 # streaming meters all along), side by side with the run without it; the difference in CPU time
 # is the panel's own cost. With --attack the web panel run is repeated under hostile clients
@@ -120,8 +124,8 @@ run() {
   local summary
   summary=$(sed -n 's/^.*voicerack: summary: callback: //p' "$log")
   [ -z "$browser" ] || wait "$browser" || true
-  printf '%-28s exit %s  CPU %.1f s  %s\n' "$label" "$status" "$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')" \
-    "${summary:-no summary; see below}"
+  printf '%-28s exit %s  CPU %.1f s  load %s  %s\n' "$label" "$status" "$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')" \
+    "$(cut -d' ' -f1-3 /proc/loadavg)" "${summary:-no summary; see below}"
   sed -n 's/^.*voicerack: summary: recorded/  recorded/p; s/^.*voicerack: summary: loudness/  loudness/p' "$log"
   [ "$web" != "--pipewire" ] || echo "  pipewire links made: $(grep -c 'pipewire: linked' "$log" || true)"
   [ -n "$summary" ] || cat "$log"
@@ -131,6 +135,12 @@ echo "soak: ${jack[*]:-jackd} '$server' (dummy, 48 kHz, $period-sample periods =
 if [ "$web" = "--pipewire" ]; then
   run "echo-cancel, patched by hand" --preset echo-cancel
   run "echo-cancel --pipewire" --preset echo-cancel --pipewire
+elif [ "$web" = "--web-alternate" ]; then
+  # The same run without and with the panel, in turns: the machine's load drifts over minutes.
+  for round in $(seq "${SOAK_ROUNDS:-3}"); do
+    run "A$round echo-cancel + rec" --preset echo-cancel --record "voice=$work/voice-a$round.wav"
+    run "B$round echo-cancel + rec + web" --preset echo-cancel --record "voice=$work/voice-b$round.wav" --web 0
+  done
 elif [ -n "${SOAK_PRESETS:-}" ]; then
   # A preset given as a path is labelled by its file name (the label names the log file).
   for preset in $SOAK_PRESETS; do run "$(basename "$preset" .toml)" --preset "$preset"; done

@@ -27,6 +27,8 @@ public struct LiveSnapshot: Sendable, Equatable {
     public var far = Meter()
     public var voice = Meter()
     public var monitor = Meter()
+    /// Each effect-chain unit's meters, in chain order.
+    public var units: [UnitMeter] = []
 
     /// Echo removed (ERLE over far-end-only speech), dB, and its verdict in words ("good: …").
     public var echoRemovalDB: Double?

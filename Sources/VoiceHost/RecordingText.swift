@@ -28,8 +28,10 @@ enum RecordingText {
     }
 
     /// The process callback's timing, e.g. `callback: 3750 cycles, 0 over the period (0 by its
-    /// own work), worst 41.2% of the period (0.55 ms, cycle 3), most work 18.0% (cycle 3),
-    /// xruns 0`: the cycle numbers tell a warm-up cost (the first cycles) from a later one.
+    /// own work), worst 41.2% of the period (0.55 ms, cycle 3), most work 18.0% (cycle 3), p99
+    /// 12.3%, p99.9 20.1% (work p99 11.0%, p99.9 17.5%), xruns 0`: the cycle numbers tell a
+    /// warm-up cost (the first cycles) from a later one; the percentiles, how the cycles as a
+    /// whole held up (a single worst cycle says mostly what else ran then).
     /// `recorded`: something was recording, so frames not run were padded with silence there.
     static func timing(_ d: DriverStatus, recorded: Bool = false) -> String {
         let c = d.cycle
@@ -38,6 +40,11 @@ enum RecordingText {
                 format: "%.1f%% of the period (%.2f ms, cycle %ld)", c.worstPercentOfPeriod, c.worstMilliseconds,
                 c.worstCycle)
             + String(format: ", most work %.1f%% (cycle %ld)", c.worstWorkPercentOfPeriod, c.worstWorkCycle)
+            + (c.percentiles.map {
+                String(
+                    format: ", p99 %.1f%%, p99.9 %.1f%% (work p99 %.1f%%, p99.9 %.1f%%)", $0.p99, $0.p999, $0.workP99,
+                    $0.workP999)
+            } ?? "")
             + ", xruns \(d.xruns)"
             + (d.framesMissed > 0 ? ", " + framesNotRun(d, recorded: recorded) : "")
     }

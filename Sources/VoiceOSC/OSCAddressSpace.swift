@@ -32,6 +32,7 @@ public enum OSCAddressSpace {
             + "or to --osc-reply-port on the sender's host (oscsend's port is gone: listen with oscdump there).",
         "/voicerack/meters: level, peak of mic, far, voice, monitor (8 f, dBFS).",
         "/voicerack/loudness: momentary, short-term, take LUFS, range, true peak (5 f).",
+        "/voicerack/units: UNIT.peak_dbfs f, UNIT.reduction_db f (N: none) per chain unit, in order.",
         "/voicerack/state: NAME VALUE pairs (s, then f, i or s; N while not measured): "
             + LiveFigure.all.map(\.helpName).joined(separator: ", ") + ".",
     ]

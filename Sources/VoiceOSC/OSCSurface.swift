@@ -185,7 +185,7 @@ public final class OSCSurface: ControlSurface, @unchecked Sendable {
         let snapshot = hub.snapshot()
         let messages =
             [OSCReplies.meters(snapshot), OSCReplies.state(snapshot)]
-            + [OSCReplies.loudness(snapshot)]
+            + [OSCReplies.loudness(snapshot), OSCReplies.units(snapshot)]
             .compactMap { $0 }
         for (peer, listener) in due {
             send(messages, to: peer, socket, answering: nil)

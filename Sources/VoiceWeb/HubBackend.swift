@@ -108,6 +108,7 @@ final class HubBackend: PanelBackend {
         (m.farDB, m.farPeakDB) = (db(s.far.level), db(s.far.peak))
         (m.voiceDB, m.voicePeakDB) = (db(s.voice.level), db(s.voice.peak))
         (m.monitorDB, m.monitorPeakDB) = (db(s.monitor.level), db(s.monitor.peak))
+        m.units = s.units.map { PanelUnitMeter(unit: $0.unit, peakDB: db($0.peak), reductionDB: $0.reductionDB) }
         m.echoRemovalDB = s.echoRemovalDB.map { max(0, $0) }
         // The verdict rule every surface says (EchoVerdict): measuring until the far end played
         // alone; once it was heard, a silent far end reads "far end silent".

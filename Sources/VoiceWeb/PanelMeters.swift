@@ -16,6 +16,8 @@ public struct PanelMeters: Codable, Sendable, Equatable {
     public var voicePeakDB: Double = -120
     public var monitorDB: Double = -120
     public var monitorPeakDB: Double = -120
+    /// Each effect-chain unit's output peak and gain reduction, in chain order.
+    public var units: [PanelUnitMeter] = []
     /// Echo removed (ERLE, dB); nil until the far end has played alone long enough to measure.
     public var echoRemovalDB: Double?
     /// A few words for the user: "good", "fair: …", "poor: …", "measuring", "no far end yet"
@@ -64,6 +66,22 @@ public struct PanelMeters: Codable, Sendable, Equatable {
     public var streamReason = ""
 
     public init() {}
+}
+
+/// One effect-chain unit's meters on its card: output peak (dBFS, -120 for silence) and, for a
+/// dynamics unit, the gain it takes off (dB ≥ 0; nil for a unit that does not reduce gain).
+///
+/// - Realtime: never.
+public struct PanelUnitMeter: Codable, Sendable, Equatable {
+    public var unit: String
+    public var peakDB: Double
+    public var reductionDB: Double?
+
+    public init(unit: String, peakDB: Double, reductionDB: Double? = nil) {
+        self.unit = unit
+        self.peakDB = peakDB
+        self.reductionDB = reductionDB
+    }
 }
 
 /// One control the page draws, generated from a preset key's descriptor.

@@ -10,7 +10,8 @@
 /// - Realtime: never; a constant.
 enum PanelPage {
     static let html =
-        head + body + "<script>\n'use strict';\n" + PanelScript.js + PanelRackScript.js + "</script></body></html>\n"
+        head + body + "<script>\n'use strict';\n" + PanelScript.js + PanelRackScript.js + PanelUnitMeterScript.js
+        + "</script></body></html>\n"
 
     private static let head = """
         <!doctype html>

@@ -1,7 +1,7 @@
 /// The page's script for the rack and the settings, from each setup message.
 ///
-/// The chain's units are cards in processing order, each with its bypass switch and its own
-/// controls; a card moves by drag and drop or by its up and down buttons (reachable by
+/// The chain's units are cards in processing order, each with its bypass switch, its meters
+/// (`PanelUnitMeterScript`) and its own controls; a card moves by drag and drop or by its up and down buttons (reachable by
 /// keyboard), units are added from a list and removed with a button. Every structural change is
 /// one `set chain.order` request, which the session applies live (a new chain built off the
 /// process thread and swapped in). Other keys stay grouped by section under "Settings".
@@ -89,6 +89,7 @@ enum PanelRackScript {
           head.append(button('✕', 'remove ' + name, () => setChain(setup.chain.filter((u) => u !== name)), false));
           head.querySelectorAll('button').forEach((b, i) => b.id = ['up-', 'down-', 'remove-'][i] + name);
           card.append(head);
+          unitMeterRows(card, name);
           for (const c of controls) if (c !== bypass) card.append(control(c));
           if (!controls.length) {
             const n = document.createElement('div'); n.className = 'note'; n.textContent = 'an LV2 unit: its controls are set by name (set ' + name + '.SYMBOL VALUE)';

@@ -12,6 +12,10 @@ enum PanelScript {
         const token = new URLSearchParams(location.search).get('token') || '';
         let socket, nextId = 1, setup = null;
         const meters = {}, history = [];
+        // The history is drawn again only when a figure came or the canvas changed size: the
+        // page's own CPU shares the machine with the audio (a frame redrawn unchanged at the
+        // screen's rate is work for nothing).
+        let historyDirty = true;
         const HISTORY_SECONDS = 30, FLOOR = -60, STEP = 2, TICKS = [-60, -48, -36, -24, -18, -12, -6, 0];
 
         function log(text, bad) {
@@ -28,12 +32,13 @@ enum PanelScript {
         function position(db) { return Math.max(0, Math.min(100, (db - FLOOR) / -FLOOR * 100)); }
         // A segment's colour class from its own level (its lower edge, dBFS).
         function zone(db) { return db < -18 ? 'g' : db < -6 ? 'y' : 'r'; }
-        function buildMeters() {
-          for (const box of document.querySelectorAll('.meter .bar')) {
-            for (let db = FLOOR; db < 0; db += STEP) {
-              const s = document.createElement('i'); s.className = 'seg ' + zone(db); s.dataset.db = db; box.append(s);
-            }
+        function segments(box) {
+          for (let db = FLOOR; db < 0; db += STEP) {
+            const s = document.createElement('i'); s.className = 'seg ' + zone(db); s.dataset.db = db; box.append(s);
           }
+        }
+        function buildMeters() {
+          for (const box of document.querySelectorAll('.meter .bar')) segments(box);
           for (const db of TICKS) {
             const t = document.createElement('span'); t.textContent = db; t.style.left = position(db) + '%';
             $('ticks').append(t);
@@ -81,6 +86,7 @@ enum PanelScript {
           meter('far', m.farDB, m.farPeakDB);
           meter('voice', m.voiceDB, m.voicePeakDB);
           meter('monitor', m.monitorDB, m.monitorPeakDB);
+          unitMeters(m.units || []);
           const value = (key) => { const c = setup && setup.controls.find((c) => c.key === key); return c && c.value; };
           const verdict = value('echo_canceller.enabled') === 'false' ? 'off' : m.echoVerdict;
           const v = $('verdict'); v.textContent = verdict;
@@ -113,14 +119,18 @@ enum PanelScript {
           streamCard(m);
           history.push([m.time, m.micDB, m.voiceDB, m.echoRemovalDB]);
           while (history.length && history[0][0] < m.time - HISTORY_SECONDS) history.shift();
+          historyDirty = true;
           window.voicerackUpdates = (window.voicerackUpdates || 0) + 1;
         }
         function drawHistory() {
           requestAnimationFrame(drawHistory);
-          const c = $('history'), g = c.getContext('2d');
+          const c = $('history');
           const ratio = window.devicePixelRatio || 1;
           const w = Math.round(c.clientWidth * ratio), h = Math.round(c.clientHeight * ratio);
-          if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
+          if (c.width !== w || c.height !== h) { c.width = w; c.height = h; historyDirty = true; }
+          if (!historyDirty) return;
+          historyDirty = false;
+          const g = c.getContext('2d');
           g.clearRect(0, 0, w, h);
           // Left scale: dBFS of mic and voice; right scale: dB of echo removed (0 to 60).
           const pad = 30 * ratio, plot = w - 2 * pad;

@@ -28,6 +28,10 @@ enum PanelStyle {
         .seg.g { background:var(--green); } .seg.y { background:var(--yellow); } .seg.r { background:var(--red); }
         .seg.lit { opacity:1; }
         .seg.hold { opacity:1; outline:1px solid #fff; }
+        .unit-meter { margin:4px 0; }
+        .unit-meter .bar { height:10px; }
+        .bar.reduction { background:#2a2418; border-radius:1px; justify-content:flex-end; }
+        .bar.reduction .fill { display:block; height:100%; width:0; background:var(--amber); }
         .ticks { position:relative; height:14px; font-size:11px; color:var(--dim); }
         .ticks span { position:absolute; transform:translateX(-50%); }
         .ticks span:first-child { transform:none; } .ticks span:last-child { transform:translateX(-100%); }

@@ -48,9 +48,16 @@ struct Plugins: ParsableCommand {
         @Option(help: ArgumentHelp("Only plugins of this category (Dynamics, Limiter, Reverb...).", valueName: "name"))
         var category: String?
 
+        @Flag(help: .hidden) var names = false
+
         @OptionGroup var load: LoadOptions
 
         func run() throws {
+            // The words completion offers (`PluginCompletion`), one a line: no plugin loaded.
+            if names {
+                PluginCompletion.names(uris: LV2World().pluginURIs()).forEach { print($0) }
+                return
+            }
             let world = LV2World()
             let usable = world.allPlugins().filter {
                 $0.voicePathProblem == nil
@@ -101,7 +108,9 @@ struct Plugins: ParsableCommand {
                 "Show a plugin's audio ports, latency, features and control ports (ranges, defaults, units)."
         )
 
-        @Argument(help: "The plugin: its URI, its name, the end of its URI (dpl#mono) or a word of either (dpl).")
+        @Argument(
+            help: "The plugin: its URI, its name, the end of its URI (dpl#mono) or a word of either (dpl).",
+            completion: PluginCompletion.kind)
         var plugin: String
 
         @OptionGroup var load: LoadOptions

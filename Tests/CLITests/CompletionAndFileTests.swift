@@ -7,8 +7,8 @@ import VoiceTestSupport
 @Suite("completion of enumerated values; float WAVs as WAVE_FORMAT_EXTENSIBLE")
 struct CompletionAndFileTests {
     /// The words bash's completion function offers for the command line `words` (the last one
-    /// is the word being completed), as `complete -F` calls it.
-    private func bashCompletion(_ words: [String]) throws -> [String] {
+    /// is the word being completed), as `complete -F` calls it, with `environment` added.
+    func bashCompletion(_ words: [String], environment: [String: String] = [:]) throws -> [String] {
         let folder = try TemporaryFolder()
         let script = try CommandRunner.voicerack(["--generate-completion-script", "bash"])
         #expect(script.status == 0, "\(script.standardError)")
@@ -25,7 +25,7 @@ struct CompletionAndFileTests {
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """,
                 "_", folder.file("voicerack.bash"),
-            ] + words, environment: ["PATH": binaryFolder + ":/usr/bin:/bin"])
+            ] + words, environment: environment.merging(["PATH": binaryFolder + ":/usr/bin:/bin"]) { $1 })
         #expect(r.status == 0, "\(r.standardError)")
         return r.standardOutput.split(separator: "\n").map(String.init)
     }

@@ -20,11 +20,30 @@ public struct CycleFigures: Sendable, Equatable {
     public var worstCycle: Int = 0
     /// The number of the callback with the most CPU time (0 before any).
     public var worstWorkCycle: Int = 0
+    /// High percentiles of the callbacks' times; nil where the driver does not keep them.
+    public var percentiles: Percentiles?
+
+    /// The callback time, percent of its period, that 99 % and 99.9 % of the callbacks did not
+    /// exceed, on the wall clock and in the thread's CPU time (each within 0.1 % of the period).
+    public struct Percentiles: Sendable, Equatable {
+        public var p99: Double
+        public var p999: Double
+        public var workP99: Double
+        public var workP999: Double
+
+        public init(p99: Double, p999: Double, workP99: Double, workP999: Double) {
+            self.p99 = p99
+            self.p999 = p999
+            self.workP99 = workP99
+            self.workP999 = workP999
+        }
+    }
 
     public init(
         cycles: Int, overruns: Int, workOverruns: Int, worstMilliseconds: Double, worstPercentOfPeriod: Double,
-        worstWorkPercentOfPeriod: Double, worstCycle: Int = 0, worstWorkCycle: Int = 0
+        worstWorkPercentOfPeriod: Double, worstCycle: Int = 0, worstWorkCycle: Int = 0, percentiles: Percentiles? = nil
     ) {
+        self.percentiles = percentiles
         self.cycles = cycles
         self.overruns = overruns
         self.workOverruns = workOverruns

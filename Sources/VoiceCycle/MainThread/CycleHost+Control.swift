@@ -17,6 +17,8 @@ public struct LiveChangeResult: Sendable {
 /// The engine's state as the session shows it.
 public struct CycleStatus: Sendable {
     public var health: HealthFigures
+    /// Each chain unit's name and meters, in chain order.
+    public var units: [(unit: String, reading: UnitMeterReading)] = []
     public var sampleRate: Int
     /// Frames per cycle the engine is built for.
     public var blockSize: Int
@@ -109,12 +111,15 @@ extension CycleHost {
 
     /// The engine's figures now. - Realtime: never; any thread but the process thread.
     public func status() -> CycleStatus {
-        let (health, blockSize, latency, detectsVoice) = engine.withLock {
-            ($0.engine.health(), $0.engine.plan.blockSize, $0.engine.latency, $0.engine.detectsVoice)
+        let (health, units, blockSize, latency, detectsVoice) = engine.withLock {
+            (
+                $0.engine.health(), $0.engine.unitMeters(), $0.engine.plan.blockSize, $0.engine.latency,
+                $0.engine.detectsVoice
+            )
         }
         let c = cycle
         return CycleStatus(
-            health: health, sampleRate: sampleRate, blockSize: blockSize, latency: latency,
+            health: health, units: units, sampleRate: sampleRate, blockSize: blockSize, latency: latency,
             silentCycles: c.pointee.silentCycles.load(ordering: .relaxed),
             problem: blockSizeProblem.withLock { $0 }, voiceMuted: c.pointee.muteRequested.load(ordering: .relaxed),
             talkingWhileMuted: c.pointee.mutedTalking.load(ordering: .relaxed),

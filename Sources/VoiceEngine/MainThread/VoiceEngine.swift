@@ -51,6 +51,8 @@ public final class VoiceEngine {
     /// rendering.
     public let state: UnsafeMutablePointer<EngineState>
     private let healthBoard: UnsafeMutablePointer<HealthBoard>
+    /// Each chain unit's output peak and gain reduction (`unitMeters()`).
+    private let unitMeterBoard: UnsafeMutablePointer<UnitMeterBoard>
     /// Live parameter changes to the process thread (see `post`).
     private let controls = ControlRing(capacity: 512)
     /// Messages `post` could not queue because the ring was full. Main thread.
@@ -121,12 +123,15 @@ public final class VoiceEngine {
         pluginStateSavers = plugins.mapValues(\.savedState)
         healthBoard = .allocate(capacity: 1)
         healthBoard.initialize(to: HealthBoard())
+        unitMeterBoard = .allocate(capacity: 1)
+        unitMeterBoard.initialize(to: UnitMeterBoard(count: configuration.chain.count))
         state = .allocate(capacity: 1)
         var cancellerNote: String?
         state.initialize(
             to: EngineState(
                 configuration: configuration, plan: plan, sampleRate: sampleRate, speex: speex,
-                health: healthBoard, controls: controls, plugins: plugins, speexSetup: speexSetup,
+                health: healthBoard, unitMeters: unitMeterBoard, controls: controls, plugins: plugins,
+                speexSetup: speexSetup,
                 note: &cancellerNote))
         notes = [cancellerNote].compactMap { $0 } + pluginNotes
         processingLatency = state.pointee.canceller.latency
@@ -139,6 +144,8 @@ public final class VoiceEngine {
         state.deallocate()
         healthBoard.deinitialize(count: 1)
         healthBoard.deallocate()
+        unitMeterBoard.deinitialize(count: 1)
+        unitMeterBoard.deallocate()
         controls.deallocate()
     }
 
@@ -201,6 +208,12 @@ public final class VoiceEngine {
 
     /// The health figures as last published. - Realtime: any thread may call.
     public func health() -> HealthFigures { healthBoard.pointee.snapshot() }
+
+    /// Each chain unit's name and meters as last published, in chain order
+    /// (`configuration.chain`). - Realtime: never (allocates); any thread but the process thread.
+    public func unitMeters() -> [(unit: String, reading: UnitMeterReading)] {
+        zip(configuration.chain, unitMeterBoard.pointee.readings()).map { ($0.name, $1) }
+    }
 
     /// Runs every render path once on silence, off the process thread, so the Swift runtime has
     /// instantiated what it needs (its metadata cache takes a lock the first time). Silence in,

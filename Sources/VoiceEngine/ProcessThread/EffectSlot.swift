@@ -1,3 +1,4 @@
+import VoiceRT
 import VoiceUnits
 
 /// One unit of the effect chain, as a concrete type: the render cycle switches over the cases, so
@@ -100,6 +101,22 @@ enum EffectSlot {
         }
     }
 
+    /// Gain the unit takes off now, dB (≥ 0; 0 while bypassed); NaN for a unit without a gain
+    /// reduction (not a dynamics unit). Each index is the unit's `bypass`, its last parameter
+    /// (literals: reading a static descriptor array here could run its lazy initialiser).
+    /// - Realtime: safe.
+    var reductionDB: Float {
+        @inline(__always) @_noLocks get {
+            switch self {
+            case .gate(let u): return u.values[5] >= 0.5 ? 0 : max(0, -u.currentGainDB())
+            case .compressor(let u): return u.values[7] >= 0.5 ? 0 : u.currentReductionDB()
+            case .deesser(let u): return u.values[3] >= 0.5 ? 0 : u.currentReductionDB()
+            case .limiter(let u): return u.values[2] >= 0.5 ? 0 : u.currentReductionDB()
+            default: return .nan
+            }
+        }
+    }
+
     /// Frees what the unit allocated in `prepare`. - Realtime: never.
     mutating func deallocate() {
         switch self {
@@ -125,11 +142,18 @@ enum EffectSlot {
 struct EffectChain {
     let slots: UnsafeMutablePointer<EffectSlot>
     let count: Int
+    /// Each unit's output peak and gain reduction, published after it ran.
+    let meters: ChainMeters
 
     /// Built-in units of `chain` made with `values` (indexed by `EffectKind.index`), plugin units
-    /// taken from `plugins` (made by the host; the chain owns them from now on).
-    init(chain: [ChainUnit], values: [[Float]], plugins: [String: PreparedPlugin], spec: ProcessSpec) {
+    /// taken from `plugins` (made by the host; the chain owns them from now on), metered onto
+    /// `board` (one entry per unit).
+    init(
+        chain: [ChainUnit], values: [[Float]], plugins: [String: PreparedPlugin], spec: ProcessSpec,
+        board: UnsafeMutablePointer<UnitMeterBoard>
+    ) {
         count = chain.count
+        meters = ChainMeters(board: board, sampleRate: spec.sampleRate)
         slots = .allocate(capacity: max(1, count))
         for (i, unit) in chain.enumerated() {
             switch unit {
@@ -149,10 +173,13 @@ struct EffectChain {
         return total
     }
 
-    /// Runs every unit over `frames` samples in place. - Realtime: safe.
+    /// Runs every unit over `frames` samples in place, metering each one's output. - Realtime: safe.
     @inline(__always) @_noLocks
     func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
-        for i in 0..<count { slots[i].process(buffer, frames: frames) }
+        for i in 0..<count {
+            slots[i].process(buffer, frames: frames)
+            meters.measure(i, buffer, frames: frames, reductionDB: slots[i].reductionDB)
+        }
     }
 
     /// Frees the units and the slots. - Realtime: never.
@@ -160,5 +187,6 @@ struct EffectChain {
         for i in 0..<count { slots[i].deallocate() }
         slots.deinitialize(count: count)
         slots.deallocate()
+        meters.deallocate()
     }
 }

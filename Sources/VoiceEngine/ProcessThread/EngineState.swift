@@ -65,7 +65,8 @@ public struct EngineState: ~Copyable {
 
     init(
         configuration c: EngineConfiguration, plan: FramePlan, sampleRate: Int,
-        speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>, controls: ControlRing,
+        speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>,
+        unitMeters: UnsafeMutablePointer<UnitMeterBoard>, controls: ControlRing,
         plugins: [String: PreparedPlugin], speexSetup: EngineCanceller.SpeexSetup, note: inout String?
     ) {
         self.plan = plan
@@ -90,7 +91,7 @@ public struct EngineState: ~Copyable {
         levellerEnabled = c.leveller
         outputGain = Gain(gainDB: c.outputGainDB)
         outputGain.prepare(spec)
-        effects = EffectChain(chain: c.chain, values: c.effectValues, plugins: plugins, spec: spec)
+        effects = EffectChain(chain: c.chain, values: c.effectValues, plugins: plugins, spec: spec, board: unitMeters)
         ducking = DuckingState(c, sampleRate: sampleRate)
         monitor = MonitorMix(c)
         monitorGains = MonitorGains(monitor, sampleRate: sampleRate)

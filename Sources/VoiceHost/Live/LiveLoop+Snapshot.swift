@@ -18,6 +18,11 @@ extension LiveLoop {
         snapshot.far = Self.meter(h.farLevel, h.farPeak)
         snapshot.voice = Self.meter(h.outputLevel, h.outputPeak)
         snapshot.monitor = Self.meter(h.monitorLevel, h.monitorPeak)
+        snapshot.units = s.units.map { unit, r in
+            LiveSnapshot.UnitMeter(
+                unit: unit, peak: Self.dBFS(r.peak),
+                reductionDB: r.reductionDB.isNaN ? nil : Double(max(0, r.reductionDB)))
+        }
         if h.echoReturnLossEnhancement > 0 {
             let db = Decibels.fromPower(Double(h.echoReturnLossEnhancement))
             snapshot.echoRemovalDB = db

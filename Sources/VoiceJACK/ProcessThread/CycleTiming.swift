@@ -29,6 +29,9 @@ struct CycleTiming: ~Copyable {
     /// cycle among the first few is a warm-up cost (code and data paged in), a later one is not.
     let worstCycle = Atomic<Int>(0)
     let worstWorkCycle = Atomic<Int>(0)
+    /// Every cycle's wall time and CPU time relative to its period, for percentiles.
+    let wallSpread = CycleHistogram()
+    let workSpread = CycleHistogram()
 
     /// Counts one cycle of `frames` samples that took `nanoseconds` of wall time and `cpuNanoseconds`
     /// of the thread's CPU time. - Realtime: safe.
@@ -41,12 +44,12 @@ struct CycleTiming: ~Copyable {
         if nanoseconds > worstNanoseconds.load(ordering: .relaxed) {
             worstNanoseconds.store(nanoseconds, ordering: .relaxed)
         }
-        if keepLarger(worstPeriodFraction, to: periodFraction(nanoseconds, frames, sampleRate)) {
-            worstCycle.store(cycle, ordering: .relaxed)
-        }
-        if keepLarger(worstWorkFraction, to: periodFraction(cpuNanoseconds, frames, sampleRate)) {
-            worstWorkCycle.store(cycle, ordering: .relaxed)
-        }
+        let wall = periodFraction(nanoseconds, frames, sampleRate)
+        let work = periodFraction(cpuNanoseconds, frames, sampleRate)
+        wallSpread.record(fraction: wall)
+        workSpread.record(fraction: work)
+        if keepLarger(worstPeriodFraction, to: wall) { worstCycle.store(cycle, ordering: .relaxed) }
+        if keepLarger(worstWorkFraction, to: work) { worstWorkCycle.store(cycle, ordering: .relaxed) }
     }
 
     /// True when `ns` / 1e9 > frames / rate, i.e. ns × rate > frames × 1e9. - Realtime: safe.
@@ -71,12 +74,14 @@ struct CycleTiming: ~Copyable {
 
     /// The figures so far. - Realtime: never needed; any thread.
     func figures() -> CycleFigures {
-        CycleFigures(
+        let wall = wallSpread.percentiles([0.99, 0.999]), work = workSpread.percentiles([0.99, 0.999])
+        return CycleFigures(
             cycles: cycles.load(ordering: .relaxed), overruns: overruns.load(ordering: .relaxed),
             workOverruns: workOverruns.load(ordering: .relaxed),
             worstMilliseconds: Double(worstNanoseconds.load(ordering: .relaxed)) / 1e6,
             worstPercentOfPeriod: Double(worstPeriodFraction.load(ordering: .relaxed)) / 100,
             worstWorkPercentOfPeriod: Double(worstWorkFraction.load(ordering: .relaxed)) / 100,
-            worstCycle: worstCycle.load(ordering: .relaxed), worstWorkCycle: worstWorkCycle.load(ordering: .relaxed))
+            worstCycle: worstCycle.load(ordering: .relaxed), worstWorkCycle: worstWorkCycle.load(ordering: .relaxed),
+            percentiles: CycleFigures.Percentiles(p99: wall[0], p999: wall[1], workP99: work[0], workP999: work[1]))
     }
 }

@@ -1,3 +1,5 @@
+import CLilv
+
 /// Plugins named as people name them: by URI, by name, by the end of the URI, or by a word of
 /// either, with the candidates listed when a name fits several.
 ///
@@ -30,8 +32,20 @@ extension LV2World {
             uri: name, suggestion: containing ?? NearMatch.closest(to: name, in: plugins.map(\.uri)))
     }
 
+    /// Every installed plugin's URI, sorted, from the bundles' manifests alone: no plugin's own
+    /// data is read (its name, ports), so this is quick enough for a shell's completion.
+    public func pluginURIs() -> [String] {
+        locked {
+            var uris: [String] = []
+            eachLilvPlugin { p in
+                if let uri = lilv_node_as_uri(lilv_plugin_get_uri(p)) { uris.append(String(cString: uri)) }
+            }
+            return uris.sorted()
+        }
+    }
+
     /// True when `uri` ends with `tail` just after a `/`, `#` or `:`.
-    static func uriEnds(_ uri: String, with tail: String) -> Bool {
+    public static func uriEnds(_ uri: String, with tail: String) -> Bool {
         guard !tail.isEmpty, uri.hasSuffix(tail), uri.count > tail.count else { return false }
         let before = uri[uri.index(uri.endIndex, offsetBy: -tail.count - 1)]
         return before == "/" || before == "#" || before == ":"

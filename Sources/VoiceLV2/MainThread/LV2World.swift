@@ -54,13 +54,18 @@ public final class LV2World: @unchecked Sendable {
     public func allPlugins() -> [LV2PluginInfo] {
         locked {
             var result: [LV2PluginInfo] = []
-            let plugins = lilv_world_get_all_plugins(world)
-            var i = lilv_plugins_begin(plugins)
-            while !lilv_plugins_is_end(plugins, i) {
-                if let p = lilv_plugins_get(plugins, i) { result.append(describe(p)) }
-                i = lilv_plugins_next(plugins, i)
-            }
+            eachLilvPlugin { result.append(describe($0)) }
             return result.sorted { $0.uri < $1.uri }
+        }
+    }
+
+    /// Calls `body` with each of lilv's installed plugins. Call with the lock held.
+    func eachLilvPlugin(_ body: (OpaquePointer) -> Void) {
+        let plugins = lilv_world_get_all_plugins(world)
+        var i = lilv_plugins_begin(plugins)
+        while !lilv_plugins_is_end(plugins, i) {
+            if let p = lilv_plugins_get(plugins, i) { body(p) }
+            i = lilv_plugins_next(plugins, i)
         }
     }
 

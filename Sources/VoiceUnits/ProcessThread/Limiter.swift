@@ -64,6 +64,14 @@ public struct Limiter: VoiceUnit {
     @_noLocks
     public func latencySamples() -> Int { lookahead }
 
+    /// Gain reduction now, in dB (≥ 0): the smoothed gain the next sample leaving the look-ahead
+    /// gets, before bypass and the rounding guard. - Realtime: safe.
+    @_noLocks
+    public func currentReductionDB() -> Float {
+        let g = Float(sum) * inverseWindow
+        return g < 1 ? -FastDecibels.fromAmplitude(max(g, 1e-6)) : 0
+    }
+
     public mutating func prepare(_ spec: ProcessSpec) {
         sampleRate = spec.sampleRate
         engaged.rampLength = max(1, Int(spec.sampleRate * 0.01))

@@ -85,10 +85,10 @@ public struct ParameterValues: Sendable {
         for (i, p) in parameters.enumerated() { storage[i] = p.defaultValue }
     }
 
-    /// The value of parameter `index`.
+    /// The value of parameter `index`. - Realtime: safe (the engine reads a bypass to meter it).
     @inline(__always)
     public subscript(index: Int) -> Float {
-        get { storage[index] }
+        @_noLocks get { storage[index] }
         set { storage[index] = newValue }
     }
 }
