@@ -45,16 +45,15 @@ public struct SpectralSuppressor: ~Copyable, NoiseSuppressor {
     /// the frame's length: scaled to 0.81 for 16 ms frames, steady noise came down 12 dB, not 19).
     /// Each bin's weight mixes them by what its noise is made of: residual echo moves fast, steady
     /// noise slowly, babble's estimate reads high and takes the most smoothing against musical
-    /// noise. Against one weight of 0.9 (48 / 16 kHz): noise-suppression PESQ 0.60 / 0.57 →
-    /// 0.62 / 0.59 from the noise's weights; the echo's 0.7 raised double-talk STOI 0.969 / 0.967
-    /// → 0.973 / 0.971 but took 0.6–0.7 dB off the far end alone, which the release below gives
-    /// back (docs/measurements.md).
+    /// noise. Against one weight for all, the noise's weights raise noise-suppression PESQ and the
+    /// echo's raises double-talk STOI at some cost to the far end alone, which the release below
+    /// gives back (figures: docs/measurement-history.md, "voicerack's suppressor in echo-cancel").
     let echoMemory: Float = 0.7
     let steadyNoiseMemory: Float = 0.93
     let babbleMemory: Float = 0.97
     /// Release of the held residual echo per frame: 0.85 per 8 ms, 88 dB/s, a room's reverberation
-    /// tail. speexdsp's 0.6 per frame, 280 dB/s, let the tail through: with the weights above,
-    /// far end alone 39.8 → 44.6 dB and double talk 3.721 → 3.819 PESQ at 48 kHz.
+    /// tail. speexdsp's 0.6 per frame, 280 dB/s, let the tail through (with the weights above,
+    /// both far end alone and double talk gained: the same section).
     let echoRelease: Float
 
     private var noise: NoiseSpectrumTracker
@@ -95,8 +94,8 @@ public struct SpectralSuppressor: ~Copyable, NoiseSuppressor {
         let span = 4 * frameSize
         var size = FFT.size(atLeast: span)
         // Zero-padded at least to 4/3 of the window (a window of 4 frames is a power of two at
-        // 16 kHz): with padding the gains' circular wrap falls in zeros; measured at 16 kHz, the
-        // doubled size gained 0.01 noise-suppression PESQ and 0.02 long-delay double talk.
+        // 16 kHz): with padding the gains' circular wrap falls in zeros, which the yardstick
+        // scored slightly better at 16 kHz on noise and long-delay double talk.
         if size == span { size <<= 1 }
         fft = RealFFT(size: size)
         bins = size / 2 + 1
@@ -173,15 +172,16 @@ public struct SpectralSuppressor: ~Copyable, NoiseSuppressor {
         // stream that starts muted, a source connected late) the count starts again. Started
         // from a window three quarters silent, the estimate sat 20 dB under the room's noise, its
         // percentile gate let nothing in, and the first pause of the far end let the noise through
-        // (measured: 4 dB of suppression instead of 22, read as voice by the leveller and ducking).
+        // (a fraction of the suppression, read as voice by the leveller and ducking).
         var energy: Float = 0
         for i in 0..<f { energy += frame[i] * frame[i] }
         framesSeen = energy > 1e-12 * Float(f) ? min(framesSeen + 1, 4) : 0
         holdEcho(residual)
         // The noise estimate learns only where the residual echo does not outweigh the noise
         // (200-4000 Hz): learned, the canceller's residual would be suppressed as noise ever
-        // after, and with it the quiet parts of the voice. Measured without this: near-end
-        // speech after double talk lost 0.7-0.8 PESQ (4.42 -> 3.77 at 48 kHz).
+        // after, and with it the quiet parts of the voice: without this, near-end speech after
+        // double talk lost most of a PESQ point (docs/measurement-history.md, "voicerack's own
+        // preprocessor").
         var learns = true
         if residual != nil && noise.started {
             var echoBand: Float = 0

@@ -21,8 +21,8 @@ struct SpeechPresence: ~Copyable {
     let highestLevelDB: Float = -5
     let leastLocal: Float = 0.2
     /// At least half: Cohen's 0.1 let a quiet frame's bins fall to the floor even where they held
-    /// speech; measured at 0.5 against 0.1 (48 / 16 kHz), noise-suppression PESQ +0.01 / +0.02 and
-    /// long-delay double talk +0.07 / +0.07.
+    /// speech; 0.5 scored better on noise suppression and long-delay double talk at both rates
+    /// (docs/measurement-history.md).
     let leastFrame: Float = 0.5
 
     let bins: Int
