@@ -84,4 +84,30 @@ struct DriftEngagementTests {
         #expect(steady.follower.engaged)
         #expect(steady.follower.driftPPM == -94)
     }
+
+    /// Lags of a `ppm` line every 0.5 s from second 1, with ±0.5 samples of seeded scatter.
+    static func lags(ppm: Double, seed: UInt64) -> [Double] {
+        var random = SeededRandom(seed: seed)
+        return (0..<12).map { i in
+            13_500 + ppm * 1e-6 * Double(rate) * 0.5 * Double(i) + Double.random(in: -0.5...0.5, using: &random)
+        }
+    }
+
+    @Test("a significant slope does not engage while the phase samples beside it scatter; it does beside steady ones")
+    func slopeNeedsASteadyPhase() {
+        // Seed 2 at 48 kHz: the peak lag wandered by 20 samples over 4 s (a slope of about +90
+        // ppm) while the phase samples scattered about a median of 39 ppm.
+        var scattered = Self.canceller()
+        for ppm in [15.0, 303, 63, -2] { scattered.estimator.phaseDrift.take(ppm) }
+        Self.feedLags(Self.lags(ppm: 90, seed: 76), into: &scattered)
+        #expect(scattered.drift.significance >= SpeexEchoCanceller.slopeEngageSignificance)
+        #expect(!scattered.follower.engaged)
+
+        // A room where the phase reads a third of the drift, steadily: the slope leads.
+        var steady = Self.canceller()
+        for ppm in [30.0, 35, 33] { steady.estimator.phaseDrift.take(ppm) }
+        Self.feedLags(Self.lags(ppm: 90, seed: 76), into: &steady)
+        #expect(steady.follower.engaged)
+        #expect(abs(steady.follower.driftPPM - 90) <= 10)
+    }
 }

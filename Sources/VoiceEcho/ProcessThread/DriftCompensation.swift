@@ -41,11 +41,12 @@ extension SpeexEchoCanceller {
     ///   down to `phaseAgreePPM`.
     /// * Otherwise the slope's figure, engaging only when significant
     ///   (`slopeEngageSignificance`), and only while the phase figure (if any) agrees: the same
-    ///   sign and at least `phaseAgreePPM`, or beyond the trusted range (its phases near 950 Hz
-    ///   wrap towards ±350 ppm: at 300 ppm it read ~200). A phase figure near
-    ///   0 overrules a slope that followed reflections (seed 7's far-end-only scenario: the
-    ///   slope engaged on a room without drift and lost most of the echo removal; figures in
-    ///   docs/measurements.md).
+    ///   sign and at least `phaseAgreePPM` (and, before following, steady: scattered phase
+    ///   samples beside a slope mean the lags wander, as a recorded voice's did at 48 kHz), or
+    ///   beyond the trusted range (its phases near 950 Hz wrap towards ±350 ppm: at 300 ppm it
+    ///   read ~200). A phase figure near 0 overrules a slope that followed reflections (seed
+    ///   7's far-end-only scenario: the slope engaged on a room without drift and lost most of
+    ///   the echo removal; figures in docs/measurements.md).
     /// * The source that engaged keeps the lead, so the ratio does not jump between the two (in
     ///   a synthetic room the phase read a third of the drift while the slope read it exactly).
     ///
@@ -70,6 +71,7 @@ extension SpeexEchoCanceller {
         }
         if let phase = trustedPhase,
             slope == nil || abs(phase) < Self.phaseAgreePPM || (phase > 0) != (slope! > 0)
+                || (!follower.engaged && estimator.phaseDrift.steadyFigure() == nil)
         {
             if !follower.engaged { health.clockDriftPPM = Float(phase) }
             return
