@@ -18,13 +18,17 @@ extension SpeexEchoCanceller {
     }
 
     /// Takes the delay estimator's drift figure (see `DriftEstimator`): it engages following
-    /// and sets the bulk of the ratio, since in large, reverberant rooms speexdsp's filter
-    /// follows only part of the drift and its shifts understate it.
+    /// (when it stands clear of the lags' scatter) and sets the bulk of the ratio, since in
+    /// large, reverberant rooms speexdsp's filter follows only part of the drift and its shifts
+    /// understate it.
     ///
     /// - Realtime: safe.
     @_noLocks
     mutating func engageFromDelaySlope(_ ppm: Double) {
-        guard followsDrift, follower.engaged || abs(ppm) >= Self.slopeEngagePPM else { return }
+        guard followsDrift,
+            follower.engaged
+                || (abs(ppm) >= Self.slopeEngagePPM && drift.significance >= Self.slopeEngageSignificance)
+        else { return }
         applyDriftRatio(follower.takeSlope(driftPPM: ppm))
     }
 
@@ -32,14 +36,17 @@ extension SpeexEchoCanceller {
     /// (`PhaseDrift`, from ~4.5 s of far-end speech, not moved by reflections) and the delay
     /// slope (`DriftEstimator`, from ~6 s, exact at large drifts).
     ///
-    /// * A phase figure from `phaseEngagePPM` up to `PhaseDrift.trustedPPM` engages following,
-    ///   and while it leads, it is followed down to `phaseAgreePPM`.
-    /// * Otherwise the slope's figure, as before, but only while the phase figure (if any)
-    ///   agrees: the same sign and at least `phaseAgreePPM`, or beyond the trusted range (its
-    ///   phases near 950 Hz wrap towards ±350 ppm: at 300 ppm it read ~200). A phase figure near
-    ///   0 overrules a slope that followed reflections (seed 7's far-end-only scenario: the
-    ///   slope engaged on a room without drift and lost most of the echo removal; figures in
-    ///   docs/measurements.md).
+    /// * A phase figure from `phaseEngagePPM` up to `PhaseDrift.trustedPPM` engages following
+    ///   when its samples agree (`PhaseDrift.steadyFigure`), and while it leads, it is followed
+    ///   down to `phaseAgreePPM`.
+    /// * Otherwise the slope's figure, engaging only when significant
+    ///   (`slopeEngageSignificance`), and only while the phase figure (if any) agrees: the same
+    ///   sign and at least `phaseAgreePPM` (and, before following, steady: scattered phase
+    ///   samples beside a slope mean the lags wander, as a recorded voice's did at 48 kHz), or
+    ///   beyond the trusted range (its phases near 950 Hz wrap towards ±350 ppm: at 300 ppm it
+    ///   read ~200). A phase figure near 0 overrules a slope that followed reflections (seed
+    ///   7's far-end-only scenario: the slope engaged on a room without drift and lost most of
+    ///   the echo removal; figures in docs/measurements.md).
     /// * The source that engaged keeps the lead, so the ratio does not jump between the two (in
     ///   a synthetic room the phase read a third of the drift while the slope read it exactly).
     ///
@@ -52,7 +59,9 @@ extension SpeexEchoCanceller {
         var trustedPhase: Double? = nil
         if let phase, abs(phase) < PhaseDrift.trustedPPM { trustedPhase = phase }
         if let phase = trustedPhase, driftLead != 2,
-            abs(phase) >= (driftLead == 1 ? Self.phaseAgreePPM : Self.phaseEngagePPM)
+            driftLead == 1
+                ? abs(phase) >= Self.phaseAgreePPM
+                : abs(phase) >= Self.phaseEngagePPM && estimator.phaseDrift.steadyFigure() != nil
         {
             if !follower.engaged { health.clockDriftPPM = Float(phase) }
             guard followsDrift else { return }
@@ -62,6 +71,7 @@ extension SpeexEchoCanceller {
         }
         if let phase = trustedPhase,
             slope == nil || abs(phase) < Self.phaseAgreePPM || (phase > 0) != (slope! > 0)
+                || (!follower.engaged && estimator.phaseDrift.steadyFigure() == nil)
         {
             if !follower.engaged { health.clockDriftPPM = Float(phase) }
             return
@@ -89,6 +99,14 @@ extension SpeexEchoCanceller {
     /// engaged on a moved speaker removed less of its echo; docs/measurement-history.md).
     static var slopeEngagePPM: Double {
         @inline(__always) @_noLocks get { 30 }
+    }
+
+    /// Least significance (the slope over its standard error) of a delay-slope figure that
+    /// engages following. The settled figure needs none to be reported, and on recorded voices
+    /// without drift one lag a pitch period off the others made a large settled figure that
+    /// barely stood above the scatter (docs/measurements.md); a real drift stands far clear.
+    static var slopeEngageSignificance: Double {
+        @inline(__always) @_noLocks get { 4 }
     }
 
     @_noLocks

@@ -1,3 +1,5 @@
+import VoiceRT
+
 /// Estimates the clock drift between the far end's playback and the microphone from the slope of
 /// the echo's bulk delay over time, in parts per million.
 ///
@@ -41,6 +43,9 @@ struct DriftEstimator {
     /// Drift in ppm once enough points are in; nil before. After a restart the last figure
     /// stays until the new fit has its own.
     private(set) var ppm: Double?
+    /// How far the slope behind `ppm` stands clear of the points' scatter: the slope over its
+    /// standard error (0 before a figure).
+    private(set) var significance = 0.0
 
     init(sampleRate: Int) {
         self.sampleRate = sampleRate
@@ -77,6 +82,8 @@ struct DriftEstimator {
         guard settled || early else { return }
         // slope: samples of delay per second; per sample of time it is slope / rate.
         ppm = slope / Double(sampleRate) * 1e6
+        let variance = slopeVariance(slope)
+        significance = variance > 0 ? Double(RealtimeMath.squareRoot(Float(slope * slope / variance))) : .infinity
     }
 
     private func slope() -> Double? {

@@ -159,7 +159,15 @@ struct PhaseDrift {
         guard agreement >= Self.leastAgreement else { return }
         // Phase −2π·k/N·Δτ: the delay grew by Δτ decimated samples over `span` samples.
         let delayChange = -Double(slope) * Double(size) / (2 * Double.pi) * Double(decimation)
-        samples[sampleHead] = delayChange / Double(span) * 1e6
+        take(delayChange / Double(span) * 1e6)
+    }
+
+    /// Takes one drift sample (ppm) into the window.
+    ///
+    /// - Realtime: safe.
+    @inline(__always) @_noLocks
+    mutating func take(_ ppm: Double) {
+        samples[sampleHead] = ppm
         sampleHead = (sampleHead + 1) % Self.window
         sampleCount = min(sampleCount + 1, Self.window)
         taken += 1
@@ -171,8 +179,37 @@ struct PhaseDrift {
     @_noLocks
     func figure() -> Double? {
         guard sampleCount >= Self.leastSamples else { return nil }
-        for i in 0..<sampleCount {
-            let v = samples[i]
+        for i in 0..<sampleCount { scratch[i] = samples[i] }
+        return median(of: sampleCount)
+    }
+
+    /// The figure, when the samples behind it agree: their median absolute deviation from it is
+    /// at most `steadySpread` of its size. Nil otherwise, or before `leastSamples`.
+    ///
+    /// A clock drift turns the phases alike from one comparison to the next. On recorded voices
+    /// without drift the few samples that pass `leastAgreement` in the first seconds scatter
+    /// widely, and their median can stand past `phaseEngagePPM` (figures in
+    /// docs/measurements.md): such a figure must not engage following.
+    ///
+    /// - Realtime: safe.
+    @_noLocks
+    func steadyFigure() -> Double? {
+        guard let middle = figure() else { return nil }
+        for i in 0..<sampleCount { scratch[i] = abs(samples[i] - middle) }
+        return median(of: sampleCount) <= Self.steadySpread * abs(middle) ? middle : nil
+    }
+
+    /// Most median absolute deviation of the samples, as a share of their median, for
+    /// `steadyFigure`: the yardstick's drifts stay well inside it (docs/measurements.md).
+    static var steadySpread: Double {
+        @inline(__always) @_noLocks get { 0.5 }
+    }
+
+    /// Sorts the first `count` entries of `scratch` and returns their median.
+    @_noLocks
+    private func median(of count: Int) -> Double {
+        for i in 1..<max(1, count) {
+            let v = scratch[i]
             var j = i
             while j > 0 && scratch[j - 1] > v {
                 scratch[j] = scratch[j - 1]
@@ -180,7 +217,6 @@ struct PhaseDrift {
             }
             scratch[j] = v
         }
-        return sampleCount % 2 == 1
-            ? scratch[sampleCount / 2] : 0.5 * (scratch[sampleCount / 2 - 1] + scratch[sampleCount / 2])
+        return count % 2 == 1 ? scratch[count / 2] : 0.5 * (scratch[count / 2 - 1] + scratch[count / 2])
     }
 }
