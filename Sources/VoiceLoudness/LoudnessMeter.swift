@@ -48,11 +48,18 @@ public final class LoudnessMeter {
     /// Integrated loudness so far, LUFS; nil before any block passes the −70 LUFS gate.
     public var integrated: Double? { figure(ebur128_loudness_global) }
 
-    /// Loudness of the last 400 ms, LUFS; nil for silence.
-    public var momentary: Double? { figure(ebur128_loudness_momentary) }
+    /// Loudness of the last 400 ms, LUFS; nil for silence (under R128's −70 LUFS gate).
+    public var momentary: Double? { gated(figure(ebur128_loudness_momentary)) }
 
-    /// Loudness of the last 3 s, LUFS; nil for silence.
-    public var shortTerm: Double? { figure(ebur128_loudness_shortterm) }
+    /// Loudness of the last 3 s, LUFS; nil for silence (under R128's −70 LUFS gate).
+    public var shortTerm: Double? { gated(figure(ebur128_loudness_shortterm)) }
+
+    /// R128's absolute gate: libebur128 reads a window of near-silence (a muted voice, a noise
+    /// floor at −110 dBFS) as a finite figure far under it, which no surface should show as a
+    /// loudness; the integrated figure is gated by libebur128 itself.
+    private func gated(_ value: Double?) -> Double? {
+        value.flatMap { $0 >= -70 ? $0 : nil }
+    }
 
     /// Loudness range so far, LU; nil until there is enough to tell.
     public var range: Double? {

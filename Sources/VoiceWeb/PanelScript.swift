@@ -93,7 +93,7 @@ enum PanelScript {
           v.className = 'verdict ' + verdict.split(/[ :]/)[0];
           $('erle').textContent = m.echoRemovalDB == null ? '–' : m.echoRemovalDB.toFixed(0) + ' dB';
           $('delay').textContent = m.delayMS == null ? '–' : m.delayMS.toFixed(0) + ' ms';
-          $('drift').textContent = m.driftPPM == null ? '–' : m.driftPPM.toFixed(0) + ' ppm';
+          $('drift').textContent = m.driftPPM == null ? '–' : Math.round(m.driftPPM) + ' ppm';
           $('vad').classList.toggle('lit', m.voiceActive);
           $('doubletalk').classList.toggle('lit', m.doubleTalk);
           $('leveller').textContent = (m.levellerGainDB >= 0 ? '+' : '') + m.levellerGainDB.toFixed(1) + ' dB';

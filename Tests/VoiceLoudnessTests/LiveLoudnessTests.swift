@@ -38,6 +38,20 @@ struct LiveLoudnessTests {
         #expect(f.statusText == "-23.0 LUFS")
     }
 
+    @Test(
+        "a -100 dBFS hum under R128's -70 LUFS gate reads no loudness (the panel showed -110.9 LUFS), a -60 dBFS one reads its level"
+    )
+    func quietUnderTheGateReadsNone() throws {
+        let meter = try #require(LiveLoudness(sampleRate: 48_000, thread: false))
+        feed(meter, Signals.sine(count: 48_000 * 4, frequency: 1000, sampleRate: 48_000, amplitude: 0.000_01))
+        #expect(meter.figures.momentary == nil && meter.figures.shortTerm == nil, "\(meter.figures)")
+        #expect(meter.figures.statusText == "-- LUFS")
+        feed(meter, Signals.sine(count: 48_000 * 4, frequency: 1000, sampleRate: 48_000, amplitude: 0.001))
+        // Amplitude 0.001: -63.0 dB mean square, as the -23.0 of amplitude 0.1 less 40 dB.
+        let shortTerm = try #require(meter.figures.shortTerm, "\(meter.figures)")
+        #expect(abs(shortTerm + 63.0) < 0.1, "\(shortTerm)")
+    }
+
     @Test("startTake starts the integrated loudness again; momentary and short-term run on")
     func takeStartsAgain() throws {
         let meter = try #require(LiveLoudness(sampleRate: 48_000, thread: false))
