@@ -66,6 +66,33 @@ struct UnitTests {
         #expect(abs(firstSecond - 6) < 1.5)
     }
 
+    @Test(
+        "the leveller lifts a talker whose peaks stand far above their mean only as far as keeps the peaks under -1 dBFS (recorded speech clipped at full scale)"
+    )
+    func levellerKeepsPeaksUnderTheCeiling() {
+        var leveller = VoiceLeveller(targetDBFS: -20, maxGainDB: 12, speedDBPerSecond: 6)
+        let rate = 16_000
+        leveller.prepare(ProcessSpec(sampleRate: Double(rate), maximumBlockSize: 160))
+        // -46 dBFS of noise (wants the full +12 dB) with a 10 ms burst at 0.4 (-8 dBFS) every
+        // 0.5 s: lifted by 12 dB the bursts would reach 1.6, 4 dB over full scale.
+        var x = Signals.whiteNoise(count: rate * 6, rms: 0.005, seed: 5)
+        let burst = Signals.sine(count: rate / 100, frequency: 1_000, sampleRate: rate, amplitude: 0.4)
+        for start in stride(from: rate / 4, to: x.count - burst.count, by: rate / 2) {
+            for i in 0..<burst.count { x[start + i] += burst[i] }
+        }
+        x.withUnsafeMutableBufferPointer { p in
+            for start in stride(from: 0, to: p.count, by: 160) {
+                leveller.process(p.baseAddress! + start, frames: 160, voiceActive: true)
+            }
+        }
+        let peak = x.map { abs($0) }.max() ?? 0
+        #expect(20 * log10(Double(peak)) < -0.9, "peak \(peak)")
+        // The lift stops where the bursts meet the ceiling: 0.891 / 0.4 at most, about +7 dB (the
+        // noise added under a burst's peak takes a little more).
+        let gainDB = 20 * log10(Double(leveller.currentGain()))
+        #expect(gainDB > 5.5 && gainDB < 7.0, "gain \(gainDB) dB")
+    }
+
     @Test("the leveller never lifts when lifting is not allowed or nobody talks")
     func levellerHolds() {
         var leveller = VoiceLeveller()

@@ -87,6 +87,7 @@ public struct EngineState: ~Copyable {
         leveller = VoiceLeveller(
             targetDBFS: c.levellerTargetDBFS, maxGainDB: c.levellerMaxGainDB,
             speedDBPerSecond: c.levellerSpeedDBPerSecond)
+        leveller.guardsPeaks = !c.chain.contains(.builtIn(.limiter))
         leveller.prepare(spec)
         levellerEnabled = c.leveller
         outputGain = Gain(gainDB: c.outputGainDB)
