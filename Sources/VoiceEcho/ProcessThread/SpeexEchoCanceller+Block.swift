@@ -54,13 +54,15 @@ extension SpeexEchoCanceller {
     }
 
     /// Resets speexdsp's filter and what was learned from it (the filter's shifts, the speaker
-    /// curve's taps), and counts the reset. - Realtime: safe.
+    /// curve's taps), restarts the start-up suppression's probe, and counts the reset.
+    /// - Realtime: safe.
     @_noLocks
     public mutating func reset() {
         processor.resetCanceller()
         pathShift.forget()
         follower.forget()
         speakerCurve.forgetTaps()
+        startup.restart()
         health.cancellerResets += 1
     }
 

@@ -12,10 +12,21 @@ import VoiceRT
 /// here: at the start there is none yet. Once the filter has converged this never acts again:
 /// after that a drop in removal is more often double talk than a moved speaker.
 ///
-/// It also ends after `budgetSeconds` (3 s) of far-end activity without converging: with
-/// headphones, or speakers the mic does not hear, there is no echo to remove, the filter never
-/// "converges", and a near end quieter than the reference would otherwise be attenuated for the
-/// whole call (a 60 s freewheel render through echo-cancel lost 20 dB of its talker that way).
+/// It also ends after `budgetSeconds` (3 s) of far-end activity without converging: a filter
+/// that never "converges" (with headphones there is no echo to remove) would otherwise attenuate
+/// a near end quieter than the reference for the whole call (a 60 s freewheel render through
+/// echo-cancel lost 20 dB of its talker that way).
+///
+/// It ends sooner when the canceller shows no echo: from `probeSeconds` (0.4 s) of far-end
+/// activity to twice that, it removes less than `evidenceRatio` (0.5 dB) over its ~0.2 s average.
+/// With a real echo the filter has taken a dB or more by then, though it is far from converged;
+/// with none its output is the mic (figures in docs/measurements.md). Not earlier: at a quiet near
+/// end's onset the output reads a few dB under the mic for a while with no echo at all. Not later
+/// either: near-end speech over a real echo also lowers the removal, and double talk after the
+/// probe's window should not end the fast start. So a near end talking over a far end that the mic does not hear is taken down
+/// for the probe, not for the whole budget. An echo delayed beyond the filter also shows no
+/// removal until the delay estimator finds it; the canceller's reset onto that delay (`restart`)
+/// starts a new probe, within what is left of the budget.
 ///
 /// - Realtime: `update` is safe.
 struct StartupSuppression {
@@ -33,7 +44,18 @@ struct StartupSuppression {
     let budgetFrames: Int
     /// Seconds of far-end activity in that budget.
     static let budgetSeconds: Float = 3
+    /// Canceller removal (mic / cancelled power) below which, after the probe, there is taken to
+    /// be no echo (0.5 dB).
+    let evidenceRatio: Float = 1.122
+    /// Frames with the far end active after which the removal is checked (for as many again).
+    let probeFrames: Int
+    /// Seconds of far-end activity in that probe.
+    static let probeSeconds: Float = 0.4
     private var farFrames = 0
+    /// `farFrames` when the probe began: at the start, or when the filter last restarted.
+    private var probeStart = 0
+    /// Ended for lack of evidence of an echo: a filter restarted onto a new delay may find one.
+    private var endedWithoutEcho = false
     /// The reference's level, held while its echo rings.
     private var heldReference: HeldReferenceLevel
     private var mic: Float = 0
@@ -45,6 +67,7 @@ struct StartupSuppression {
         weight = min(1, Float(frameSize) / (0.2 * Float(sampleRate)))
         heldReference = HeldReferenceLevel(frameSize: frameSize, sampleRate: sampleRate)
         budgetFrames = Int(Self.budgetSeconds * Float(sampleRate) / Float(frameSize))
+        probeFrames = Int(Self.probeSeconds * Float(sampleRate) / Float(frameSize))
         active = enabled
     }
 
@@ -66,6 +89,26 @@ struct StartupSuppression {
             active = false
             return 1
         }
+        let sinceProbe = farFrames - probeStart
+        if sinceProbe > probeFrames && sinceProbe <= 2 * probeFrames && mic < evidenceRatio * cancelled {
+            active = false
+            endedWithoutEcho = true
+            return 1
+        }
         return micPower <= nearEndRatio * held ? gain : 1
+    }
+
+    /// The canceller's filter starts over (a new delay): a new probe and fresh averages, unless
+    /// the start-up has ended by converging or by its budget.
+    ///
+    /// - Realtime: safe.
+    @_noLocks
+    mutating func restart() {
+        guard active || endedWithoutEcho, farFrames < budgetFrames else { return }
+        active = true
+        endedWithoutEcho = false
+        probeStart = farFrames
+        mic = 0
+        cancelled = 0
     }
 }
