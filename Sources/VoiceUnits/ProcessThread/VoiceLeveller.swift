@@ -7,7 +7,9 @@ import VoiceRT
 /// included (the yardstick shows ERLE collapsing to ~1 dB with it on). This leveller only learns
 /// while near-end voice is detected and applies gain above 0 dB only then (plus a short hangover
 /// so word endings are not cut) and only when the caller allows lifting; otherwise the applied
-/// gain falls back to at most 0 dB. Attenuation of a too-loud voice applies at all times.
+/// gain falls back to at most 0 dB. Attenuation of a too-loud voice applies at all times. A lift
+/// stops where the voice's recent peaks would pass −1 dBFS (`PeakCeiling`), unless a limiter
+/// follows (`guardsPeaks`).
 ///
 /// Level is tracked as a mean square over voiced frames (time constant `levelTimeConstant`), the
 /// gain slews at most `speed_db_per_s`, and the applied gain glides over 10 ms.
@@ -30,18 +32,11 @@ public struct VoiceLeveller: VoiceUnit, Sendable {
     static let hangover: Double = 0.3
     /// Largest cut applied to a voice that is too loud, in dB.
     static let maximumCutDB: Float = 12
-    /// Where a lifted voice's peaks stop, dBFS: a talker whose peaks stand far above their mean
-    /// (recorded speech, a close plosive) lifted to the target level would otherwise hit full
-    /// scale and be clipped. The leveller lifts no further than this allows; it never cuts for it.
-    static let peakCeilingDBFS: Float = -1
-    /// How fast the remembered input peak falls, dB per second: slow enough to hold between
-    /// words and syllables, so a lift granted in a pause does not clip the next word.
-    static let peakFallDBPerSecond: Float = 0.2
 
     public var values = ParameterValues(defaults: VoiceLeveller.parameters)
-    /// Whether lifting stops where the voice's peaks meet `peakCeilingDBFS`. The engine turns
-    /// it off when a limiter follows in the chain: that catches the peaks with its look-ahead,
-    /// so the leveller may lift to its target. Set before `prepare`.
+    /// Whether lifting stops where the voice's peaks meet `PeakCeiling.ceilingDBFS`. The engine
+    /// turns it off when a limiter follows in the chain: that catches the peaks with its
+    /// look-ahead, so the leveller may lift to its target. Set before `prepare`.
     public var guardsPeaks = true
 
     // Derived in `prepare` (linear / per-sample terms, so `process` needs no libm).
@@ -52,14 +47,11 @@ public struct VoiceLeveller: VoiceUnit, Sendable {
     private var levelRatePerSample: Float = 0
     private var hangoverSamples = 0
     private var sampleRate: Double = 48_000
-    private var peakCeiling: Float = 0.89
-    private var peakFallPerSample: Float = 0
 
     private var level: Float = 0.01
     private var gain: Float = 1
     private var holdRemaining = 0
-    /// The input's recent peak, linear, falling at `peakFallDBPerSecond`.
-    private var peak: Float = 0
+    private var peaks = PeakCeiling()
     private var applied = SmoothedGain()
 
     public init(targetDBFS: Float = -20, maxGainDB: Float = 12, speedDBPerSecond: Float = 6) {
@@ -88,8 +80,7 @@ public struct VoiceLeveller: VoiceUnit, Sendable {
         slewPerSample = logf(10) / 20 * values[2] / rate
         levelRatePerSample = 1 / (Float(Self.levelTimeConstant) * rate)
         hangoverSamples = Int(Self.hangover * sampleRate)
-        peakCeiling = powf(10, Self.peakCeilingDBFS / 20)
-        peakFallPerSample = logf(10) / 20 * Self.peakFallDBPerSecond / rate
+        peaks.prepare(sampleRate: rate)
     }
 
     /// Levels `frames` samples assumed to be voiced. - Realtime: safe.
@@ -111,19 +102,10 @@ public struct VoiceLeveller: VoiceUnit, Sendable {
         } else {
             holdRemaining = max(0, holdRemaining - frames)
         }
-        trackPeak(buffer, frames: frames)
-        let lift = guardsPeaks ? min(gain, max(peakCeiling / max(peak, 1e-10), 1)) : gain
+        peaks.track(buffer, frames: frames)
+        let lift = guardsPeaks ? min(gain, peaks.liftLimit) : gain
         applied.setTarget(holdRemaining > 0 && liftAllowed ? lift : min(gain, 1))
         applied.apply(buffer, frames: frames)
-    }
-
-    /// Remembers the block's input peak, the older one falling by the block's share of
-    /// `peakFallDBPerSecond` (a first-order step of the exponential, as the gain's slew).
-    @inline(__always) @_noLocks
-    private mutating func trackPeak(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
-        var blockPeak: Float = 0
-        for i in 0..<frames { blockPeak = max(blockPeak, abs(buffer[i])) }
-        peak = max(blockPeak, peak / (1 + peakFallPerSample * Float(frames)))
     }
 
     /// Updates the voiced level and moves the gain towards the target at the slew limit.
@@ -143,7 +125,7 @@ public struct VoiceLeveller: VoiceUnit, Sendable {
         level = targetPower
         gain = 1
         holdRemaining = 0
-        peak = 0
+        peaks.reset()
         applied.jump(to: 1)
     }
 }
