@@ -40,6 +40,10 @@ public enum LoudnessNormaliser {
     static let blockFrames = 4_096
     /// Attempts at settling gain and ceiling before the last, written pass.
     static let maximumPasses = 6
+    /// A result further under the target than this (LU) says why: a short, peaky take (half a
+    /// second of speech with one sharp syllable) cannot reach a loud target with its true peaks
+    /// held under the ceiling.
+    static let shortfallNoted = 0.3
 
     /// The file's loudness figures.
     public static func measure(_ path: String) throws(LoudnessError) -> LoudnessReading {
@@ -95,9 +99,17 @@ public enum LoudnessNormaliser {
             unlink(temporary)
             throw .file(.writeFailed(path: path, reason: reason))
         }
+        let short = target.integrated - (written.reading.integrated ?? target.integrated)
+        let note: String? =
+            if capped {
+                String(format: "gain capped at %+.0f dB: the target was not reached", gain)
+            } else if short > shortfallNoted {
+                String(format: "%.1f LU short of the target: holding the peaks under the ceiling took the rest", short)
+            } else {
+                nil
+            }
         return NormalisationResult(
-            before: before, after: written.reading, gain: gain, limited: written.limited,
-            note: capped ? String(format: "gain capped at %+.0f dB: the target was not reached", gain) : nil)
+            before: before, after: written.reading, gain: gain, limited: written.limited, note: note)
     }
 
     /// One pass's outcome.
