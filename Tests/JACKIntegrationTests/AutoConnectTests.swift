@@ -10,9 +10,11 @@ import VoiceJACK
     "auto-connect and the patchbay", .serialized, RedoOnJACKWedge(),
     .enabled(if: Tools.jackAvailable, "jackd, jack_lsp or jack_connect is not installed (apt install jackd2)"))
 struct AutoConnectTests {
-    /// The ports connected to `port`, from jack_lsp -c (the lines indented under the port).
+    /// The ports `port` is connected to: `jack_lsp -c` prints the port, then each connection
+    /// indented by three spaces. Any other line (a message of libjack's, merged into the output
+    /// when a server is slow) is not a connection.
     func connections(_ server: JACKServer, _ port: String) throws -> [String] {
-        try server.lsp(["-c", port]).split(separator: "\n").dropFirst()
+        try server.lsp(["-c", port]).split(separator: "\n").filter { $0.hasPrefix("   ") }
             .map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
     }
 
