@@ -91,12 +91,9 @@ struct CancellerResidual: ~Copyable {
         rateScale = 2 * hop
         rateCeiling = 0.5 * hop
         blocks = Float((filterLength + frameSize - 1) / frameSize)
-        let window = UnsafeMutablePointer<Float>.allocate(capacity: 2 * frameSize)
+        let window = HannWindow.allocate(2 * frameSize)
         var hannEnergy: Float = 0
-        for i in 0..<2 * frameSize {
-            window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(2 * frameSize)))
-            hannEnergy += window[i] * window[i]
-        }
+        for i in 0..<2 * frameSize { hannEnergy += window[i] * window[i] }
         self.window = window
         // 16-bit samples to ±1, and the Hann window's energy to the caller's.
         windowScale = windowEnergy / hannEnergy / (32768 * 32768)

@@ -93,13 +93,8 @@ public struct DelayEstimator: ~Copyable {
         fft = FFT(size: n)
         lowBin = Int(150 * Double(n) / decimatedRate)
         highBin = min(n / 2 - 1, Int(950 * Double(n) / decimatedRate))
-        window = .allocate(capacity: n)
-        for i in 0..<n { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n))) }
-        func zeroed() -> UnsafeMutablePointer<Float> {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            p.initialize(repeating: 0, count: n)
-            return p
-        }
+        window = HannWindow.allocate(n)
+        func zeroed() -> UnsafeMutablePointer<Float> { .zeroed(n) }
         micHistory = zeroed()
         refHistory = zeroed()
         packedRe = zeroed()

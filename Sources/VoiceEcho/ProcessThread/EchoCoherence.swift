@@ -62,8 +62,7 @@ struct EchoCoherence {
         let frameSeconds = Double(frameSize) / Double(sampleRate)
         newWeight = Float(1 - exp(-frameSeconds / Self.timeConstant))
         talkerRiseWeight = Float(1 - exp(-frameSeconds / Self.talkerRiseTimeConstant))
-        let storage = UnsafeMutablePointer<Float>.allocate(capacity: 5 * bins)
-        storage.initialize(repeating: 0, count: 5 * bins)
+        let storage = UnsafeMutablePointer<Float>.zeroed(5 * bins)
         micPower = storage
         echoPower = storage + bins
         crossReal = storage + 2 * bins

@@ -220,8 +220,7 @@ public final class VoiceEngine {
     /// silence out: the time alignment of later audio is unchanged.
     private func warmUp() {
         let n = plan.blockSize
-        let zeros = UnsafeMutablePointer<Float>.allocate(capacity: n)
-        zeros.initialize(repeating: 0, count: n)
+        let zeros = UnsafeMutablePointer<Float>.zeroed(n)
         let out = UnsafeMutablePointer<Float>.allocate(capacity: n)
         defer {
             zeros.deallocate()

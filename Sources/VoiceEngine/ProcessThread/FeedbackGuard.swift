@@ -82,8 +82,7 @@ struct FeedbackGuard: ~Copyable {
         size = n
         hop = n / 2
         fft = FFT(size: n)
-        hann = .allocate(capacity: n)
-        for i in 0..<n { hann[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n))) }
+        hann = HannWindow.allocate(n)
         history = .zeroed(n)
         re = .zeroed(n)
         im = .zeroed(n)

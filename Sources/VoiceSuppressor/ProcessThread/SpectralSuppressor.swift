@@ -143,11 +143,10 @@ public struct SpectralSuppressor: ~Copyable, NoiseSuppressor {
     static func makeWindows(
         frameSize f: Int, analysis: UnsafeMutablePointer<Float>, synthesis: UnsafeMutablePointer<Float>
     ) {
-        func hann(_ i: Int, _ length: Int) -> Double { 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(length)) }
-        for i in 0..<3 * f { analysis[i] = Float(hann(i, 6 * f).squareRoot()) }
-        for i in 0..<f { analysis[3 * f + i] = Float(hann(f + i, 2 * f).squareRoot()) }
+        for i in 0..<3 * f { analysis[i] = Float(HannWindow.point(i, 6 * f).squareRoot()) }
+        for i in 0..<f { analysis[3 * f + i] = Float(HannWindow.point(f + i, 2 * f).squareRoot()) }
         for i in 0..<2 * f {
-            synthesis[2 * f + i] = Float(hann(i, 2 * f)) / max(analysis[2 * f + i], 1e-6)
+            synthesis[2 * f + i] = Float(HannWindow.point(i, 2 * f)) / max(analysis[2 * f + i], 1e-6)
         }
     }
 

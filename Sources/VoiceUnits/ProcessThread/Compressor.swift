@@ -54,7 +54,7 @@ public struct Compressor: VoiceUnit, Sendable {
     private var meanSquare: Float = 0
     private var smoother = GainSmoother()
     private var makeup = SmoothedGain()
-    private var engaged = SmoothedGain()
+    private var bypass = BypassGlide()
 
     public init(
         thresholdDBFS: Float = -20, ratio: Float = 4, kneeDB: Float = 6, attackMs: Float = 5,
@@ -65,7 +65,7 @@ public struct Compressor: VoiceUnit, Sendable {
         store(7, bypassed ? 1 : 0)
         derive()
         makeup.jump(to: powf(10, values[5] / 20))
-        engaged.jump(to: bypassed ? 0 : 1)
+        bypass.jump(bypassed: bypassed)
     }
 
     /// Gain reduction now, in dB (≥ 0, before make-up). - Realtime: safe.
@@ -74,8 +74,8 @@ public struct Compressor: VoiceUnit, Sendable {
 
     public mutating func prepare(_ spec: ProcessSpec) {
         sampleRate = spec.sampleRate
-        makeup.rampLength = max(1, Int(spec.sampleRate * 0.01))
-        engaged.rampLength = makeup.rampLength
+        bypass.prepare(sampleRate: spec.sampleRate)
+        makeup.rampLength = bypass.rampLength
         derive()
         reset()
     }
@@ -96,7 +96,7 @@ public struct Compressor: VoiceUnit, Sendable {
             }
             let reduction = smoother.next(wantedReduction(levelDB))
             let g = FastDecibels.amplitude(-reduction) * makeup.next()
-            buffer[i] = x * (1 + engaged.next() * (g - 1))
+            buffer[i] = x * bypass.gain(g)
         }
         if meanSquare < 1e-30 { meanSquare = 0 }
     }
@@ -117,7 +117,7 @@ public struct Compressor: VoiceUnit, Sendable {
         meanSquare = 0
         smoother.reset()
         makeup.jump(to: makeup.target)
-        engaged.jump(to: isOn(7) ? 0 : 1)
+        bypass.jump(bypassed: isOn(7))
     }
 
     /// Turns the parameter values into the per-sample terms `process` uses.
@@ -127,9 +127,8 @@ public struct Compressor: VoiceUnit, Sendable {
         slope = 1 - 1 / values[1]
         useRMS = isOn(6)
         rmsCoefficient = TimeConstant.coefficient(milliseconds: Self.rmsWindowMilliseconds, sampleRate: sampleRate)
-        smoother.attackCoefficient = TimeConstant.coefficient(milliseconds: values[3], sampleRate: sampleRate)
-        smoother.releaseCoefficient = TimeConstant.coefficient(milliseconds: values[4], sampleRate: sampleRate)
+        smoother.setTimes(attackMilliseconds: values[3], releaseMilliseconds: values[4], sampleRate: sampleRate)
         makeup.setTarget(powf(10, values[5] / 20))
-        engaged.setTarget(isOn(7) ? 0 : 1)
+        bypass.glide(bypassed: isOn(7))
     }
 }

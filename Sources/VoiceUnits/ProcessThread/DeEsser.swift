@@ -37,12 +37,12 @@ public struct DeEsser: VoiceUnit, Sendable {
 
     private var band = GlidingBiquad()
     private var smoother = GainSmoother()
-    private var engaged = SmoothedGain()
+    private var bypass = BypassGlide()
 
     public init(frequencyHz: Float = 6_000, thresholdDBFS: Float = -30, rangeDB: Float = 12, bypassed: Bool = false) {
         for (i, v) in [frequencyHz, thresholdDBFS, rangeDB, bypassed ? 1 : 0].enumerated() { store(i, v) }
         (self.thresholdDBFS, self.rangeDB) = (values[1], values[2])
-        engaged.jump(to: bypassed ? 0 : 1)
+        bypass.jump(bypassed: bypassed)
     }
 
     /// Reduction of the sibilant band now, in dB (≥ 0). - Realtime: safe.
@@ -51,12 +51,11 @@ public struct DeEsser: VoiceUnit, Sendable {
 
     public mutating func prepare(_ spec: ProcessSpec) {
         sampleRate = spec.sampleRate
-        engaged.rampLength = max(1, Int(spec.sampleRate * 0.01))
-        band.setFadeLength(engaged.rampLength)
-        smoother.attackCoefficient = TimeConstant.coefficient(
-            milliseconds: Self.attackMilliseconds, sampleRate: sampleRate)
-        smoother.releaseCoefficient = TimeConstant.coefficient(
-            milliseconds: Self.releaseMilliseconds, sampleRate: sampleRate)
+        bypass.prepare(sampleRate: spec.sampleRate)
+        band.setFadeLength(bypass.rampLength)
+        smoother.setTimes(
+            attackMilliseconds: Self.attackMilliseconds, releaseMilliseconds: Self.releaseMilliseconds,
+            sampleRate: sampleRate)
         band.jump(to: design())
         reset()
     }
@@ -64,7 +63,7 @@ public struct DeEsser: VoiceUnit, Sendable {
     public mutating func parameterChanged(_ index: Int, from old: Float) {
         switch index {
         case 0: if values[0] != old { band.setTarget(design()) }
-        case 3: engaged.setTarget(isOn(3) ? 0 : 1)
+        case 3: bypass.glide(bypassed: isOn(3))
         default: (thresholdDBFS, rangeDB) = (values[1], values[2])
         }
     }
@@ -79,7 +78,7 @@ public struct DeEsser: VoiceUnit, Sendable {
             let b = band.tick(x)
             let over = FastDecibels.fromAmplitude(abs(b)) - threshold
             let reduction = smoother.next(min(range, max(0, over)))
-            let g = 1 + engaged.next() * (FastDecibels.amplitude(-reduction) - 1)
+            let g = bypass.gain(FastDecibels.amplitude(-reduction))
             buffer[i] = x - (1 - g) * b
         }
     }
@@ -87,7 +86,7 @@ public struct DeEsser: VoiceUnit, Sendable {
     public mutating func reset() {
         band.reset()
         smoother.reset()
-        engaged.jump(to: isOn(3) ? 0 : 1)
+        bypass.jump(bypassed: isOn(3))
     }
 
     private func design() -> BiquadCoefficients {

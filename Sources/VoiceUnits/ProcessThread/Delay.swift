@@ -44,8 +44,7 @@ public struct Delay: VoiceUnit {
     private var inverseFade: Float = 1.0 / 960
 
     private var feedback = SmoothedGain(initial: 0.35)
-    private var dry = SmoothedGain(initial: 0.7)
-    private var wet = SmoothedGain(initial: 0.3)
+    private var mix = DryWetMix()
 
     public init(
         timeMs: Float = 300, feedback: Float = 0.35, mix: Float = 0.3, bypassed: Bool = false,
@@ -55,8 +54,7 @@ public struct Delay: VoiceUnit {
         for (i, v) in [timeMs, feedback, mix, bypassed ? 1 : 0].enumerated() { store(i, v) }
         setGainTargets()
         self.feedback.jump(to: self.feedback.target)
-        dry.jump(to: dry.target)
-        wet.jump(to: wet.target)
+        self.mix.jump()
     }
 
     public mutating func prepare(_ spec: ProcessSpec) {
@@ -68,8 +66,7 @@ public struct Delay: VoiceUnit {
         mask = size - 1
         let ramp = max(1, Int(spec.sampleRate * 0.01))
         feedback.rampLength = ramp
-        dry.rampLength = ramp
-        wet.rampLength = ramp
+        mix.rampLength = ramp
         fadeLength = 2 * ramp  // 20 ms tap crossfade
         inverseFade = 1 / Float(fadeLength)
         targetDelay = delaySamples()
@@ -110,7 +107,7 @@ public struct Delay: VoiceUnit {
             if abs(v) < 1e-20 { v = 0 }  // a decaying tail must not turn subnormal
             line[writeIndex & mask] = v
             writeIndex &+= 1
-            buffer[i] = dry.next() * x + wet.next() * y
+            buffer[i] = mix.next(dry: x, wet: y)
         }
     }
 
@@ -127,9 +124,7 @@ public struct Delay: VoiceUnit {
     }
 
     private mutating func setGainTargets() {
-        let mix = values[2], bypassed = isOn(3)
         feedback.setTarget(values[1])
-        dry.setTarget(bypassed ? 1 : 1 - mix)
-        wet.setTarget(bypassed ? 0 : mix)
+        mix.set(mix: values[2], bypassed: isOn(3))
     }
 }

@@ -23,6 +23,14 @@ struct GainSmoother: Sendable {
         return reductionDB
     }
 
+    /// Sets both coefficients from the attack and release times (milliseconds) at `sampleRate`
+    /// Hz. - Realtime: as `TimeConstant.coefficient` (libm): from the unit's `prepare` or its
+    /// recomputed terms, never per sample.
+    mutating func setTimes(attackMilliseconds: Float, releaseMilliseconds: Float, sampleRate: Double) {
+        attackCoefficient = TimeConstant.coefficient(milliseconds: attackMilliseconds, sampleRate: sampleRate)
+        releaseCoefficient = TimeConstant.coefficient(milliseconds: releaseMilliseconds, sampleRate: sampleRate)
+    }
+
     /// Back to no reduction.
     mutating func reset() {
         held = 0

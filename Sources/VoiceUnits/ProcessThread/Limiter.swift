@@ -52,12 +52,12 @@ public struct Limiter: VoiceUnit {
     private var writeIndex = 0
     private var released: Float = 1
     private var sum: Double = 0  // Double: the running sum must not drift over hours
-    private var engaged = SmoothedGain()
+    private var bypass = BypassGlide()
 
     public init(ceilingDBFS: Float = -1, releaseMs: Float = 50, bypassed: Bool = false) {
         for (i, v) in [ceilingDBFS, releaseMs, bypassed ? 1 : 0].enumerated() { store(i, v) }
         derive()
-        engaged.jump(to: bypassed ? 0 : 1)
+        bypass.jump(bypassed: bypassed)
     }
 
     /// Delay the limiter adds, in samples (the look-ahead). - Realtime: safe.
@@ -74,7 +74,7 @@ public struct Limiter: VoiceUnit {
 
     public mutating func prepare(_ spec: ProcessSpec) {
         sampleRate = spec.sampleRate
-        engaged.rampLength = max(1, Int(spec.sampleRate * 0.01))
+        bypass.prepare(sampleRate: spec.sampleRate)
         deallocate()
         lookahead = TimeConstant.samples(milliseconds: Self.lookaheadMilliseconds, sampleRate: sampleRate, minimum: 1)
         let size = UnitMemory.powerOfTwo(atLeast: lookahead + 2)
@@ -126,11 +126,9 @@ public struct Limiter: VoiceUnit {
             averaged[w] = released
             writeIndex &+= 1
 
-            var g = min(Float(sum) * inverseWindow, leavingRequired)
-            let e = engaged.next()
-            g = 1 + e * (g - 1)
+            let g = bypass.gain(min(Float(sum) * inverseWindow, leavingRequired))
             var y = leaving * g
-            if e == 1 {  // rounding guard: |y| ≤ min(|x|, ceiling at entry)
+            if bypass.isFullyEngaged() {  // rounding guard: |y| ≤ min(|x|, ceiling at entry)
                 let bound = abs(leaving) * leavingRequired
                 y = min(max(y, -bound), bound)
             }
@@ -158,13 +156,13 @@ public struct Limiter: VoiceUnit {
         writeIndex = 0
         released = 1
         sum = Double(lookahead + 1)
-        engaged.jump(to: isOn(2) ? 0 : 1)
+        bypass.jump(bypassed: isOn(2))
     }
 
     /// Turns the parameter values into the per-sample terms `process` uses.
     private mutating func derive() {
         ceiling = powf(10, values[0] / 20)
         releaseCoefficient = TimeConstant.coefficient(milliseconds: values[1], sampleRate: sampleRate)
-        engaged.setTarget(isOn(2) ? 0 : 1)
+        bypass.glide(bypassed: isOn(2))
     }
 }

@@ -50,7 +50,7 @@ public struct NoiseGate: VoiceUnit, Sendable {
     private var open = false
     private var holdRemaining = 0
     private var gainDB: Float = -40
-    private var engaged = SmoothedGain()
+    private var bypass = BypassGlide()
 
     public init(
         thresholdDBFS: Float = -50, attackMs: Float = 1, holdMs: Float = 50, releaseMs: Float = 150,
@@ -59,7 +59,7 @@ public struct NoiseGate: VoiceUnit, Sendable {
         for (i, v) in [thresholdDBFS, attackMs, holdMs, releaseMs, rangeDB].enumerated() { store(i, v) }
         store(5, bypassed ? 1 : 0)
         derive()
-        engaged.jump(to: bypassed ? 0 : 1)
+        bypass.jump(bypassed: bypassed)
         gainDB = self.rangeDB
     }
 
@@ -69,7 +69,7 @@ public struct NoiseGate: VoiceUnit, Sendable {
 
     public mutating func prepare(_ spec: ProcessSpec) {
         sampleRate = spec.sampleRate
-        engaged.rampLength = max(1, Int(spec.sampleRate * 0.01))
+        bypass.prepare(sampleRate: spec.sampleRate)
         derive()
         reset()
     }
@@ -95,7 +95,7 @@ public struct NoiseGate: VoiceUnit, Sendable {
             }
             gainDB += open ? (0 - gainDB) * attackCoefficient : (target - gainDB) * releaseCoefficient
             let g = FastDecibels.amplitude(gainDB)
-            buffer[i] = x * (1 + engaged.next() * (g - 1))
+            buffer[i] = x * bypass.gain(g)
         }
         if key < 1e-20 { key = 0 }
     }
@@ -105,7 +105,7 @@ public struct NoiseGate: VoiceUnit, Sendable {
         open = false
         holdRemaining = 0
         gainDB = rangeDB
-        engaged.jump(to: isOn(5) ? 0 : 1)
+        bypass.jump(bypassed: isOn(5))
     }
 
     /// Turns the parameter values into the per-sample terms `process` uses.
@@ -118,6 +118,6 @@ public struct NoiseGate: VoiceUnit, Sendable {
         releaseCoefficient = TimeConstant.coefficient(milliseconds: values[3], sampleRate: sampleRate)
         rangeDB = values[4]
         keyDecay = 1 - TimeConstant.coefficient(milliseconds: Self.keyReleaseMilliseconds, sampleRate: sampleRate)
-        engaged.setTarget(isOn(5) ? 0 : 1)
+        bypass.glide(bypassed: isOn(5))
     }
 }

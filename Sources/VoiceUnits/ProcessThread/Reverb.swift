@@ -51,16 +51,14 @@ public struct Reverb: VoiceUnit {
 
     private var feedback = SmoothedGain(initial: 0.84)
     private var damp = SmoothedGain(initial: 0.2)
-    private var dry = SmoothedGain(initial: 0.75)
-    private var wet = SmoothedGain(initial: 0.25)
+    private var mix = DryWetMix()
 
     public init(roomSize: Float = 0.5, damping: Float = 0.5, mix: Float = 0.25, bypassed: Bool = false) {
         for (i, v) in [roomSize, damping, mix, bypassed ? 1 : 0].enumerated() { store(i, v) }
         setTargets()
         feedback.jump(to: feedback.target)
         damp.jump(to: damp.target)
-        dry.jump(to: dry.target)
-        wet.jump(to: wet.target)
+        self.mix.jump()
     }
 
     public mutating func prepare(_ spec: ProcessSpec) {
@@ -83,7 +81,9 @@ public struct Reverb: VoiceUnit {
         }
         (self.memory, self.combs, self.allpasses) = (memory, combs, allpasses)
         let ramp = max(1, Int(spec.sampleRate * 0.01))
-        for g in [\Reverb.feedback, \.damp, \.dry, \.wet] { self[keyPath: g].rampLength = ramp }
+        feedback.rampLength = ramp
+        damp.rampLength = ramp
+        mix.rampLength = ramp
         reset()
     }
 
@@ -133,7 +133,7 @@ public struct Reverb: VoiceUnit {
                 line.pointee.index = idx + 1 == line.pointee.length ? 0 : idx + 1
                 out = delayed - out
             }
-            buffer[i] = dry.next() * x + wet.next() * out
+            buffer[i] = mix.next(dry: x, wet: out)
         }
     }
 
@@ -149,10 +149,8 @@ public struct Reverb: VoiceUnit {
     }
 
     private mutating func setTargets() {
-        let mix = values[2], bypassed = isOn(3)
         feedback.setTarget(0.7 + 0.28 * values[0])  // Freeverb: offsetroom + scaleroom·room
         damp.setTarget(0.4 * values[1])  // Freeverb: scaledamp·damping
-        dry.setTarget(bypassed ? 1 : 1 - mix)
-        wet.setTarget(bypassed ? 0 : mix)
+        mix.set(mix: values[2], bypassed: isOn(3))
     }
 }
