@@ -159,4 +159,60 @@ struct VoicerackSuppressorTests {
         #expect(10 * log10(talking / max(pause, 1e-30)) > 20, "talking \(talking), pause \(pause)")
         #expect(residual.leak > 0.004 && residual.leak <= 1, "leak \(residual.leak)")
     }
+
+    @Test("a canceller that learned the low band only: the upper band's residual follows its own leak")
+    func residualPerBand() {
+        // A far end with a strong low band (200-900 Hz) and a weak upper one (2.2-3.8 kHz), in
+        // syllable-like bursts. The canceller's output keeps 5 % of the low band and 70 % of the
+        // upper one (as a filter that hardly learned a muffled far end's upper band leaves it).
+        let rate = 16_000
+        let frame = 128
+        let seconds = 6
+        var low = [Float](repeating: 0, count: rate * seconds)
+        var high = low
+        for i in 0..<low.count {
+            let t = Float(i) / Float(rate)
+            let envelope = 0.2 + abs(sin(2 * Float.pi * 3 * t))
+            for j in 0..<10 {
+                let j1 = Float(j)
+                low[i] += envelope * 0.02 * sin(2 * Float.pi * (200 + 70 * j1) * t + j1)
+                high[i] += envelope * 0.006 * sin(2 * Float.pi * (2200 + 160 * j1) * t + 2 * j1)
+            }
+        }
+        func run(nearEndTalks: Bool) -> (upper: Float, lower: Float, upperLeak: Float, leak: Float) {
+            var residual = CancellerResidual(
+                frameSize: frame, sampleRate: rate, filterLength: 1600, speakers: 1, windowEnergy: 1, fftSize: 256)
+            var mic = [Int16](repeating: 0, count: frame)
+            var far = [Int16](repeating: 0, count: frame)
+            var out = [Int16](repeating: 0, count: frame)
+            var upper: Float = 0
+            var lower: Float = 0
+            let split = 2000 * 256 / rate
+            for start in stride(from: 0, through: low.count - frame, by: frame) {
+                for i in 0..<frame {
+                    let x = low[start + i] + high[start + i]
+                    mic[i] = Int16((x * 32768).rounded())
+                    far[i] = mic[i]
+                    out[i] = Int16(((0.05 * low[start + i] + 0.7 * high[start + i]) * 32768).rounded())
+                }
+                residual.update(mic: mic, reference: far, output: out, nearEndTalks: nearEndTalks)
+                // The last two seconds, once the leaks have settled.
+                guard start >= (seconds - 2) * rate else { continue }
+                for k in 0..<split { lower += residual.power[k] }
+                for k in split..<residual.bins { upper += residual.power[k] }
+            }
+            return (upper, lower, residual.bandLeak(2), residual.leak)  // band 2: 2-4 kHz
+        }
+        let alone = run(nearEndTalks: false)
+        let talking = run(nearEndTalks: true)
+        // The one leak, set by the low band, claims the upper band's residual far too low; the
+        // band's own leak (the echo left there stands above the echo estimate) claims it.
+        #expect(alone.upperLeak > 2, "upper band leak \(alone.upperLeak)")
+        #expect(alone.leak < 0.1, "leak \(alone.leak)")
+        let lift = 10 * log10(alone.upper / max(talking.upper, 1e-30))
+        #expect(lift > 10, "upper band lifted \(lift) dB")
+        // The low band, which the filter learned, is claimed as before.
+        let lowerChange = 10 * log10(alone.lower / max(talking.lower, 1e-30))
+        #expect(abs(lowerChange) < 1, "lower band moved \(lowerChange) dB")
+    }
 }

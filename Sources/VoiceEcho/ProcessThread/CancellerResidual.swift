@@ -15,6 +15,16 @@ import VoiceRT
 /// more echo there is against error. Until the canceller has adapted (a second or so of far end)
 /// there is no estimate and the residual is 0, as in speexdsp.
 ///
+/// speexdsp takes one leak for the whole spectrum. That fits a far end whose echo the filter
+/// learns evenly across frequency (synthetic voices), but not a muffled or telephone-band
+/// recording: there the filter learns the strong low band well and hardly learns the weak upper
+/// bands, so the true leak rises steeply with frequency while the one leak, set by the low band's
+/// power, claims almost no residual above it and the suppressor leaves that echo in. So the same
+/// regression also runs per band (`bandEdges`), and while the far end talks alone each bin's
+/// residual takes the larger of the whole spectrum's leak and its band's, up to `mostBandLeak`.
+/// In double talk the one leak stays: the bands' leaks there cost the near end more than the echo
+/// they took (figures in docs/measurements.md).
+///
 /// Rebuilt this way (from the foreground filter's output, where speexdsp's regression sees its
 /// background filter's), the total residual per frame stays close to speexdsp's on the
 /// yardstick's echo scenarios, and suppressing with it scored as speexdsp's own did
@@ -30,6 +40,15 @@ struct CancellerResidual: ~Copyable {
     let preEmphasis: Float = 0.9
     /// The leak is never taken under this (speexdsp's bound: no more than ~33 dB of attenuation).
     let leastLeak: Float = 0.005
+    /// Edges (Hz) of the bands whose leaks are regressed apart (those at or above half the rate
+    /// are dropped).
+    static let bandEdges: [Double] = [1000, 2000, 4000, 8000]
+    /// Most a band's leak may claim: where the filter has learned nothing, the residual is the
+    /// echo itself and stands above the echo estimate.
+    let mostBandLeak: Float = 4
+    /// Least share of the mic's power in 200–4000 Hz the echo estimate must explain (the
+    /// post-filter's coherence statistics) for a frame to count as the far end alone here.
+    let farAloneShare: Float = 0.95
 
     let frameSize: Int
     let speakers: Int
@@ -72,6 +91,12 @@ struct CancellerResidual: ~Copyable {
     private var adapted = false
     /// The leak as last estimated, 0.005...1.
     private(set) var leak: Float = 0
+    /// Bands of the per-band leak, and each band's end bin.
+    let bands: Int
+    private let bandEnd: UnsafeMutablePointer<Int>
+    /// Per band: the regression's sums this frame, its running covariance and variance, and the
+    /// residual's gain (from the larger of the band's leak and the whole spectrum's).
+    private let bandCross, bandEcho, bandCovariance, bandVariance, bandGain: UnsafeMutablePointer<Float>
 
     /// For the canceller's frames of `frameSize` samples at `sampleRate` Hz, `filterLength`
     /// samples of echo tail and `speakers` interleaved reference channels, on an FFT of `fftSize`.
@@ -104,18 +129,43 @@ struct CancellerResidual: ~Copyable {
         errorMean = .zeroed(bins)
         echoMean = .zeroed(bins)
         power = .zeroed(bins)
+        let edges = Self.bandEdges.filter { $0 < Double(sampleRate) / 2 }
+        bands = edges.count + 1
+        bandEnd = .allocate(capacity: bands)
+        for (b, hertz) in edges.enumerated() {
+            bandEnd[b] = min(bins, max(1, Int((hertz * Double(size) / Double(sampleRate)).rounded())))
+        }
+        bandEnd[bands - 1] = bins
+        bandCross = .zeroed(bands)
+        bandEcho = .zeroed(bands)
+        bandCovariance = .zeroed(bands)
+        bandVariance = .zeroed(bands)
+        bandGain = .zeroed(bands)
+        for b in 0..<bands {
+            bandCovariance[b] = 1
+            bandVariance[b] = 1
+        }
     }
 
     deinit {
         for p in [re, im, window, lastEcho, windowed, errorMean, echoMean, power] { p.deallocate() }
+        for p in [bandCross, bandEcho, bandCovariance, bandVariance, bandGain] { p.deallocate() }
+        bandEnd.deallocate()
     }
 
+    /// The leak of band `b` as last estimated, 0.005...`mostBandLeak` (for tests).
+    func bandLeak(_ b: Int) -> Float { bandCovariance[b] / bandVariance[b] }
+
     /// Takes one canceller frame: its `mic` input, `reference` (`speakers` interleaved channels)
-    /// and `output`, all 16-bit; updates the leak and `power`.
+    /// and `output`, all 16-bit; updates the leaks and `power`. `nearEndTalks`: the near end may
+    /// talk (anything but the far end alone); the bands' leaks are then left out.
     ///
     /// - Realtime: safe.
     @_noLocks
-    mutating func update(mic: UnsafePointer<Int16>, reference: UnsafePointer<Int16>, output: UnsafePointer<Int16>) {
+    mutating func update(
+        mic: UnsafePointer<Int16>, reference: UnsafePointer<Int16>, output: UnsafePointer<Int16>,
+        nearEndTalks: Bool = false
+    ) {
         let f = frameSize
         let n = fft.size
         // Error e and echo estimate y in the pre-emphasised domain, zero-padded after a frame
@@ -161,7 +211,13 @@ struct CancellerResidual: ~Copyable {
         let scale = 1 / Float(4 * f * f)
         var crossSum: Float = 1
         var echoSum: Float = 1
+        var band = 0
+        for b in 0..<bands {
+            bandCross[b] = 0
+            bandEcho[b] = 0
+        }
         for k in 0..<bins {
+            if k == bandEnd[band] { band += 1 }
             let m = k == 0 ? 0 : n - k
             let sr = re[k] + re[m]
             let si = im[k] - im[m]
@@ -173,6 +229,8 @@ struct CancellerResidual: ~Copyable {
             let echoChange = echoPower - echoMean[k]
             crossSum += errorChange * echoChange
             echoSum += echoChange * echoChange
+            bandCross[band] += errorChange * echoChange
+            bandEcho[band] += echoChange * echoChange
             errorMean[k] += meanRate * (errorPower - errorMean[k])
             echoMean[k] += meanRate * (echoPower - echoMean[k])
         }
@@ -182,6 +240,16 @@ struct CancellerResidual: ~Copyable {
         variance = max(variance + rate * (echoNorm - variance), 1)
         covariance = min(max(covariance, leastLeak * variance), variance)
         leak = covariance / variance
+        // Each band's regression as the whole spectrum's; the regularising 1 shared by width.
+        for b in 0..<bands {
+            let width = Float(bandEnd[b] - (b == 0 ? 0 : bandEnd[b - 1])) / Float(bins)
+            let norm = RealtimeMath.squareRoot(bandEcho[b] + width)
+            bandCovariance[b] += rate * ((bandCross[b] + width) / norm - bandCovariance[b])
+            bandVariance[b] = max(bandVariance[b] + rate * (norm - bandVariance[b]), width)
+            bandCovariance[b] = min(max(bandCovariance[b], leastLeak * bandVariance[b]), mostBandLeak * bandVariance[b])
+            let bandLeak = nearEndTalks ? leak : max(leak, bandCovariance[b] / bandVariance[b])
+            bandGain[b] = min(max(1, bandLeak), 2 * bandLeak) * windowScale
+        }
         if !adapted && adaptation > blocks && leak > 0.03 { adapted = true }
         if !adapted && referenceEnergy > Float(2 * f) * 1000 {
             adaptation += min(0.25 * referenceEnergy, 0.25 * errorEnergy) / errorEnergy
@@ -191,7 +259,11 @@ struct CancellerResidual: ~Copyable {
         for i in 0..<f { lastEcho[f + i] = adapted ? Float(mic[i]) - Float(output[i]) : 0 }
         for i in 0..<2 * f { windowed[i] = window[i] * lastEcho[i] }
         realFFT.forward(windowed, re: re, im: im)
-        let gain = min(1, 2 * leak) * windowScale
-        for k in 0..<bins { power[k] = gain * (re[k] * re[k] + im[k] * im[k]) }
+        var first = 0
+        for b in 0..<bands {
+            let gain = bandGain[b]
+            for k in first..<bandEnd[b] { power[k] = gain * (re[k] * re[k] + im[k] * im[k]) }
+            first = bandEnd[b]
+        }
     }
 }

@@ -47,7 +47,12 @@ extension SpeexEchoCanceller {
                     referencePower: referencePower)
             }
             if estimatesResidual {
-                cancellerResidual.update(mic: b.mic16, reference: b.reference16, output: b.output16)
+                // The far end alone: the echo estimate explains nearly all the mic (the coherence
+                // statistics); without them, the near-end detector's last word.
+                let share = postFilter.echoShare
+                let nearEnd = share >= 0 ? share < cancellerResidual.farAloneShare : frame.voiced
+                cancellerResidual.update(
+                    mic: b.mic16, reference: b.reference16, output: b.output16, nearEndTalks: nearEnd)
             }
             processor.preprocess(b.output16)
             SampleConversion.toFloat(b.output16, output, f)
