@@ -145,6 +145,10 @@ struct FrameInProgress {
     var farRecent = false
     var farNow = false
     var echoExplained = false
+    /// The canceller's error times its echo estimate (mic − error), and the estimate's power;
+    /// means over the frame in full-scale units (see EchoPathChange).
+    var estimateCross: Float = 0
+    var estimatePower: Float = 0
 
     /// Nothing yet.
     init() {}
