@@ -213,4 +213,27 @@ struct StartupSuppressionTests {
         #expect(joined.gains[20...].allSatisfy { $0 == 1 })
         #expect(!joined.active)
     }
+
+    /// The engine on `LeftoverEchoTests`' path change (far end alone, another room from 8 s on):
+    /// echo removed in the first second after the change, with the start-up suppression (which
+    /// acts again there) and without.
+    @Test(
+        "the first second after a path change keeps 5 dB more echo out with the re-armed suppression",
+        arguments: [16_000, 48_000])
+    func pathChangeFirstSecond(rate: Int) throws {
+        let s = LeftoverEchoTests.pathChange(rate: rate)
+        func firstSecond(_ startup: Bool) throws -> Double {
+            var c = EngineConfiguration.echoCancel
+            c.startupSuppression = startup
+            let engine = try VoiceEngine(configuration: c, sampleRate: rate, blockSize: 256)
+            let output = OfflineRenderer(engine: engine).process(mic: s.mic, reference: [s.reference])
+            return Measure.ratioDB(s.mic, output, s.change..<(s.change + rate))
+        }
+        let on = try firstSecond(true)
+        let off = try firstSecond(false)
+        print(
+            String(
+                format: "%d Hz: first second after the path change: %.1f dB re-armed, %.1f dB without", rate, on, off))
+        #expect(on >= off + 5)
+    }
 }
