@@ -221,13 +221,10 @@ struct StartupSuppressionTests {
         "the first second after a path change keeps 5 dB more echo out with the re-armed suppression",
         arguments: [16_000, 48_000])
     func pathChangeFirstSecond(rate: Int) throws {
-        let s = LeftoverEchoTests.pathChange(rate: rate)
         func firstSecond(_ startup: Bool) throws -> Double {
             var c = EngineConfiguration.echoCancel
             c.startupSuppression = startup
-            let engine = try VoiceEngine(configuration: c, sampleRate: rate, blockSize: 256)
-            let output = OfflineRenderer(engine: engine).process(mic: s.mic, reference: [s.reference])
-            return Measure.ratioDB(s.mic, output, s.change..<(s.change + rate))
+            return try LeftoverEchoTests.firstSecondAfterChange(c, rate: rate)
         }
         let on = try firstSecond(true)
         let off = try firstSecond(false)
