@@ -110,4 +110,29 @@ struct DriftEngagementTests {
         #expect(steady.follower.engaged)
         #expect(abs(steady.follower.driftPPM - 90) <= 10)
     }
+
+    @Test("an early slope waits for the phase figure, which then leads")
+    func earlySlopeWaitsForPhase() throws {
+        // The real-speech set's drift scenario at 48 kHz, seed 1: an early slope figure of
+        // −265 ppm (significance 6.9) one figure before a steady phase figure of −94 ppm; the
+        // drift was 100 ppm. Here: 5 lags of −273 ppm with a few samples of scatter.
+        var canceller = Self.canceller()
+        let scatter: [Double] = [0, 3, -3, 3, -1]
+        let lags = scatter.enumerated().map { i, s in 13_500 - 265e-6 * Double(Self.rate) * 0.5 * Double(i) + s }
+        Self.feedLags(lags, into: &canceller)
+        let slope = try #require(canceller.drift.ppm)
+        print("early slope \(slope) ppm at significance \(canceller.drift.significance)")
+        #expect(canceller.drift.significance >= SpeexEchoCanceller.slopeEngageSignificance)
+        #expect(canceller.drift.significance < SpeexEchoCanceller.slopeAloneSignificance)
+        #expect(!canceller.follower.engaged)
+        for ppm in [-93.5, -101.2, -93.5] { canceller.estimator.phaseDrift.take(ppm) }
+        canceller.followDriftFigure()
+        #expect(canceller.follower.engaged)
+        #expect(canceller.follower.driftPPM == -93.5)
+        // With no phase figure at all, the slope engages after its wait.
+        var alone = Self.canceller()
+        Self.feedLags(lags, into: &alone)
+        for _ in 0..<SpeexEchoCanceller.slopeWaitFigures { alone.followDriftFigure() }
+        #expect(alone.follower.engaged)
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VoiceTestSupport
 
@@ -144,5 +145,92 @@ struct StartupSuppressionTests {
         }
         #expect(attenuated == 2 * probe)
         #expect(startup.active)
+    }
+
+    /// Gains over `frames` frames of 10 ms at 48 kHz after 3 s of a converged canceller (20 dB
+    /// removed, the far end 6 dB over the mic), for frames `frame(i)` gives: mic, cancelled and
+    /// reference power, error × estimate.
+    static func gainsAfterConverging(
+        frames: Int, _ frame: (Int) -> (mic: Float, cancelled: Float, reference: Float, cross: Float)
+    ) -> (gains: [Float], active: Bool) {
+        var startup = StartupSuppression(frameSize: 480, sampleRate: 48_000, enabled: true)
+        for _ in 0..<300 {
+            _ = startup.update(
+                micPower: 0.0025, cancelledPower: 0.000025, referencePower: 0.01, estimateCross: 0.000002,
+                estimatePower: 0.0025)
+        }
+        #expect(!startup.active)
+        let gains = (0..<frames).map { i in
+            let f = frame(i)
+            return startup.update(
+                micPower: f.mic, cancelledPower: f.cancelled, referencePower: f.reference, estimateCross: f.cross,
+                estimatePower: 0.0025)
+        }
+        return (gains, startup.active)
+    }
+
+    /// The echo path changes under a converged canceller: its removal collapses to 0 dB at the
+    /// mic's old level and its estimate correlates −0.5 with its error. The start-up's gain acts
+    /// again from the change's third frame, for its 2 s budget while the filter does not
+    /// converge, and ends at once when the filter converges again.
+    @Test("a path change under a converged canceller re-arms the suppression, until it converges again")
+    func pathChangeRearms() {
+        let budget = Int(StartupSuppression.rearmSeconds * 48_000) / 480
+        let (gains, active) = Self.gainsAfterConverging(frames: budget + 50) { _ in
+            (0.0025, 0.0025, 0.01, -0.00125)
+        }
+        #expect(gains[0...1].allSatisfy { $0 == 1 })
+        #expect(gains[2] == 0.1)
+        #expect(gains.filter { $0 < 1 }.count == budget, "attenuated \(gains.filter { $0 < 1 }.count)")
+        #expect(!active)
+        // The filter converges again after 0.5 s: the suppression ends when its 0.2 s average
+        // shows 12 dB removed, within 0.6 s.
+        let (again, _) = Self.gainsAfterConverging(frames: 150) { i in
+            i < 50 ? (0.0025, 0.0025, 0.01, -0.00125) : (0.0025, 0.000025, 0.01, 0)
+        }
+        let last = again.lastIndex { $0 < 1 } ?? -1
+        #expect(last >= 49 && last < 110, "last attenuated frame \(last)")
+    }
+
+    /// What must not re-arm it: a near end joining (the mic 6 dB up, its voice in the error, which
+    /// does not correlate with the estimate), the far end stopping (its echo's tail), and a change
+    /// whose error does not correlate with the estimate. A near end joining a re-armed
+    /// suppression ends it.
+    @Test("a near end joining or the far end stopping does not re-arm it; a near end ends it")
+    func nearEndDoesNotRearm() {
+        let nearEnd = Self.gainsAfterConverging(frames: 200) { _ in (0.01, 0.0075, 0.01, 0) }
+        #expect(nearEnd.gains.allSatisfy { $0 == 1 })
+        let quiet = Self.gainsAfterConverging(frames: 200) { _ in (0.0025, 0.0025, 0.01, -0.0001) }
+        #expect(quiet.gains.allSatisfy { $0 == 1 })
+        let stopped = Self.gainsAfterConverging(frames: 200) { i in
+            (0.0025 * Float(pow(0.9, Double(i))), 0.0025 * Float(pow(0.9, Double(i))), 0, -0.00125)
+        }
+        #expect(stopped.gains.allSatisfy { $0 == 1 })
+        let joined = Self.gainsAfterConverging(frames: 200) { i in
+            i < 20 ? (0.0025, 0.0025, 0.01, -0.00125) : (0.02, 0.015, 0.01, 0)
+        }
+        #expect(joined.gains[2..<20].allSatisfy { $0 == 0.1 })
+        #expect(joined.gains[20...].allSatisfy { $0 == 1 })
+        #expect(!joined.active)
+    }
+
+    /// The engine on `LeftoverEchoTests`' path change (far end alone, another room from 8 s on):
+    /// echo removed in the first second after the change, with the start-up suppression (which
+    /// acts again there) and without.
+    @Test(
+        "the first second after a path change keeps 5 dB more echo out with the re-armed suppression",
+        arguments: [16_000, 48_000])
+    func pathChangeFirstSecond(rate: Int) throws {
+        func firstSecond(_ startup: Bool) throws -> Double {
+            var c = EngineConfiguration.echoCancel
+            c.startupSuppression = startup
+            return try LeftoverEchoTests.firstSecondAfterChange(c, rate: rate)
+        }
+        let on = try firstSecond(true)
+        let off = try firstSecond(false)
+        print(
+            String(
+                format: "%d Hz: first second after the path change: %.1f dB re-armed, %.1f dB without", rate, on, off))
+        #expect(on >= off + 5)
     }
 }

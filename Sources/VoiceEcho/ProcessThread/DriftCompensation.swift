@@ -47,6 +47,10 @@ extension SpeexEchoCanceller {
     ///   read ~200). A phase figure near 0 overrules a slope that followed reflections (seed
     ///   7's far-end-only scenario: the slope engaged on a room without drift and lost most of
     ///   the echo removal; figures in docs/measurements.md).
+    /// * Before following, a slope under `slopeAloneSignificance` waits up to `slopeWaitFigures`
+    ///   figures for a phase figure to stand beside it: on a recorded voice at 48 kHz an early
+    ///   slope came first, one figure before a steady phase figure, read more than twice that
+    ///   figure from lags that stepped in the first seconds, and, having engaged, kept the lead.
     /// * The source that engaged keeps the lead, so the ratio does not jump between the two (in
     ///   a synthetic room the phase read a third of the drift while the slope read it exactly).
     ///
@@ -78,8 +82,29 @@ extension SpeexEchoCanceller {
         }
         guard let slope else { return }
         if !follower.engaged { health.clockDriftPPM = Float(slope) }
+        if phase == nil && !follower.engaged && drift.significance < Self.slopeAloneSignificance
+            && slopeWaits < Self.slopeWaitFigures
+        {
+            slopeWaits += 1
+            return
+        }
         engageFromDelaySlope(slope)
         if follower.engaged && driftLead == 0 { driftLead = 2 }
+    }
+
+    /// Drift figures (either source's) the delay slope waits, before following, for a phase
+    /// figure: the phase figure needs ~4.5 s of far-end speech, the slope ~6 s, so a slope that
+    /// comes first is early by a figure or two; one that waits longer has no phase figure to wait
+    /// for.
+    static var slopeWaitFigures: Int {
+        @inline(__always) @_noLocks get { 4 }
+    }
+
+    /// Significance from which a delay slope engages following without waiting for a phase
+    /// figure: the early figure that read more than twice the drift stood under it, a clean
+    /// 100 ppm line far above it (docs/measurements.md).
+    static var slopeAloneSignificance: Double {
+        @inline(__always) @_noLocks get { 10 }
     }
 
     /// Least phase figure that lets the slope's figure be followed (same sign): the phase read a

@@ -43,6 +43,27 @@ public enum SampleConversion {
         return frames > 0 ? sum / Float(frames) : 0
     }
 
+    /// The canceller's echo estimate (mic − error) against its error over `frames` 16-bit
+    /// samples: the mean of error × estimate and the estimate's mean square, in full-scale units.
+    /// - Realtime: safe.
+    @inline(__always) @_noLocks
+    static func estimateFit(
+        mic: UnsafePointer<Int16>, error: UnsafePointer<Int16>, _ frames: Int
+    ) -> (
+        cross: Float, power: Float
+    ) {
+        var cross: Float = 0
+        var power: Float = 0
+        for i in 0..<frames {
+            let e = Float(error[i])
+            let y = Float(mic[i]) - e
+            cross += e * y
+            power += y * y
+        }
+        let scale = frames > 0 ? 1 / (Float(frames) * 32768 * 32768) : 0
+        return (cross * scale, power * scale)
+    }
+
     /// Mean square of `frames` 16-bit samples, in Float full-scale units.
     @inline(__always) @_noLocks
     static func power(_ p: UnsafePointer<Int16>, _ frames: Int) -> Float {

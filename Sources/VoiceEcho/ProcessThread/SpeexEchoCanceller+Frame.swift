@@ -35,10 +35,12 @@ extension SpeexEchoCanceller {
         let micPower = SampleConversion.power(b.mic16, f)
 
         var cancelledPower = micPower
+        var estimate = (cross: Float(0), power: Float(0))
         if usesSpeex {
             processor.cancel(mic: b.mic16, reference: b.reference16, output: b.output16)
             if followsDrift { followDrift(referenceActive: referencePower >= detector.farSilence) }
             cancelledPower = SampleConversion.power(b.output16, f)
+            estimate = SampleConversion.estimateFit(mic: b.mic16, error: b.output16, f)
             if defersFrameAnalysis {
                 for i in 0..<f { b.cancelled16[i] = b.output16[i] }
             } else {
@@ -84,11 +86,14 @@ extension SpeexEchoCanceller {
         frame = FrameInProgress(
             micPower: micPower, cancelledPower: cancelledPower, referencePower: referencePower, voiced: voiced,
             farActive: farActive, farRecent: farRecent)
+        frame.estimateCross = estimate.cross
+        frame.estimatePower = estimate.power
         return EchoDecision(voiced: voiced, farActive: farActive, farRecent: farRecent)
     }
 
     /// Echo-only frames: the residual echo gate takes what the suppressor left; until the
-    /// canceller first converges, the start-up suppression takes more (see StartupSuppression).
+    /// canceller first converges, or after the echo path changed under it, the start-up
+    /// suppression takes more (see StartupSuppression).
     ///
     /// - Realtime: safe.
     @_noLocks
@@ -96,7 +101,8 @@ extension SpeexEchoCanceller {
         frame.farNow = frame.referencePower >= detector.farSilence
         frame.echoExplained = echoPath.explains(mic: frame.micPower, reference: frame.referencePower)
         let startupGain = startup.update(
-            micPower: frame.micPower, cancelledPower: frame.cancelledPower, referencePower: frame.referencePower)
+            micPower: frame.micPower, cancelledPower: frame.cancelledPower, referencePower: frame.referencePower,
+            estimateCross: frame.estimateCross, estimatePower: frame.estimatePower)
         residualGate.setTarget(min(frame.farActive && !frame.voiced ? residualGateGain : 1, startupGain))
         residualGate.apply(output, frames: frameSize)
     }

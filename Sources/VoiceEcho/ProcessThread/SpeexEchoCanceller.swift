@@ -64,6 +64,9 @@ public struct SpeexEchoCanceller: ~Copyable, EchoCanceller {
     /// Which drift figure engaged following and so leads it (see followDriftFigure): 0 none,
     /// 1 the phase figure, 2 the delay slope's (a plain number: the process thread compares it).
     var driftLead: UInt8 = 0
+    /// Drift figures the delay slope has waited, before following, for a phase figure to stand
+    /// beside it (see followDriftFigure).
+    var slopeWaits = 0
     let tracksDelay: Bool
     let delayMargin: Int
     let delayTolerance: Int
@@ -145,6 +148,10 @@ struct FrameInProgress {
     var farRecent = false
     var farNow = false
     var echoExplained = false
+    /// The canceller's error times its echo estimate (mic − error), and the estimate's power;
+    /// means over the frame in full-scale units (see EchoPathChange).
+    var estimateCross: Float = 0
+    var estimatePower: Float = 0
 
     /// Nothing yet.
     init() {}

@@ -28,6 +28,13 @@ import VoiceRT
 /// removal until the delay estimator finds it; the canceller's reset onto that delay (`restart`)
 /// starts a new probe, within what is left of the budget.
 ///
+/// It acts again, for at most `rearmSeconds` (2 s) of far-end activity, when the echo path
+/// changes under a converged canceller (`EchoPathChange`): the filter then models the old room,
+/// takes seconds to learn the new one, and the post-filter, which works from its estimate, lets
+/// most of the echo through meanwhile. That suppression ends when the canceller removes
+/// `doneRatio` again, and at the first frame whose mic stands `nearEndRatio` above what the old
+/// path's gain explains: a near end that joined, or a change that was none.
+///
 /// - Realtime: `update` is safe.
 struct StartupSuppression {
     /// Attenuation of echo-alone frames while converging (−20 dB).
@@ -56,28 +63,62 @@ struct StartupSuppression {
     private var probeStart = 0
     /// Ended for lack of evidence of an echo: a filter restarted onto a new delay may find one.
     private var endedWithoutEcho = false
+    /// Frames with the far end active that a suppression re-armed by a path change lasts.
+    let rearmFrames: Int
+    /// Seconds of far-end activity in that.
+    static let rearmSeconds: Float = 2
+    /// Watches for a change of the echo path once converged.
+    private var pathChange: EchoPathChange
+    /// Far-end frames left of a suppression re-armed by a path change; 0 when none runs.
+    private var rearmedLeft = 0
+    /// The path's gain (mic over held reference power) before that change.
+    private var rearmedPathGain: Float = 0
     /// The reference's level, held while its echo rings.
     private var heldReference: HeldReferenceLevel
     private var mic: Float = 0
     private var cancelled: Float = 0
-    /// Still converging for the first time.
+    /// Still converging for the first time, or re-armed after a path change.
     private(set) var active: Bool
+    /// False when the start-up suppression is switched off (nothing re-arms it either).
+    let enabled: Bool
 
     init(frameSize: Int, sampleRate: Int, enabled: Bool) {
         weight = min(1, Float(frameSize) / (0.2 * Float(sampleRate)))
         heldReference = HeldReferenceLevel(frameSize: frameSize, sampleRate: sampleRate)
         budgetFrames = Int(Self.budgetSeconds * Float(sampleRate) / Float(frameSize))
         probeFrames = Int(Self.probeSeconds * Float(sampleRate) / Float(frameSize))
+        rearmFrames = Int(Self.rearmSeconds * Float(sampleRate) / Float(frameSize))
+        pathChange = EchoPathChange(frameSize: frameSize, sampleRate: sampleRate)
+        self.enabled = enabled
         active = enabled
     }
 
-    /// Takes one frame's mean squares; returns the gain for its output (1 unless converging
-    /// while the far end plays and the mic holds no more than echo).
+    /// Takes one frame's mean squares (`estimateCross`: the mean of the canceller's error times
+    /// its echo estimate; `estimatePower`: the estimate's mean square); returns the gain for its
+    /// output (1 unless converging or re-armed while the far end plays and the mic holds no more
+    /// than echo).
     @_noLocks
-    mutating func update(micPower: Float, cancelledPower: Float, referencePower: Float) -> Float {
-        guard active else { return 1 }
+    mutating func update(
+        micPower: Float, cancelledPower: Float, referencePower: Float, estimateCross: Float = 0,
+        estimatePower: Float = 0
+    ) -> Float {
+        guard enabled else { return 1 }
         let held = heldReference.update(referencePower)
         guard held >= farSilence else { return 1 }
+        if !active {
+            let changed = pathChange.update(
+                micPower: micPower, cancelledPower: cancelledPower, referencePower: referencePower, heldReference: held,
+                estimateCross: estimateCross, estimatePower: estimatePower)
+            guard changed else { return 1 }
+            active = true
+            rearmedLeft = rearmFrames
+            rearmedPathGain = pathChange.pathGain
+            mic = 0
+            cancelled = 0
+        }
+        if rearmedLeft > 0 {
+            return rearmed(micPower: micPower, cancelledPower: cancelledPower, held: held)
+        }
         farFrames += 1
         if farFrames > budgetFrames {
             active = false
@@ -95,6 +136,22 @@ struct StartupSuppression {
             endedWithoutEcho = true
             return 1
         }
+        return micPower <= nearEndRatio * held ? gain : 1
+    }
+
+    /// One frame of a suppression re-armed by a path change.
+    @inline(__always) @_noLocks
+    private mutating func rearmed(micPower: Float, cancelledPower: Float, held: Float) -> Float {
+        mic += weight * (micPower - mic)
+        cancelled += weight * (cancelledPower - cancelled)
+        let converged = mic >= doneRatio * cancelled && mic > 0
+        if converged || micPower > nearEndRatio * rearmedPathGain * held {
+            rearmedLeft = 0
+            active = false
+            return 1
+        }
+        rearmedLeft -= 1
+        if rearmedLeft == 0 { active = false }
         return micPower <= nearEndRatio * held ? gain : 1
     }
 
