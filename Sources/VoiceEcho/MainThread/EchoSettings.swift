@@ -11,6 +11,10 @@ public struct EchoSettings: Sendable, Equatable {
         case voicerack
         /// speexdsp's preprocessor; the only one with dereverberation.
         case speexdsp
+        /// DeepFilterNet 3, a learned noise suppressor (VoiceDeepFilter), on a worker thread:
+        /// voicerack's suppressor takes the residual echo out of the model's input, and its full
+        /// output (noise too) stands in for any hop the worker misses. 48 kHz only.
+        case deepfilter
     }
 
     /// How the reference is delayed before the echo canceller.
