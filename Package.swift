@@ -150,6 +150,7 @@ let package = Package(
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
                 "VoiceStream", "VoiceWeb", "VoiceOSC", "VoiceControl", "VoicePipeWire", "VoiceSession", "VoiceBatch",
+                "VoiceDeepFilter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -177,7 +178,7 @@ let package = Package(
         .testTarget(name: "VoiceEchoTests", dependencies: ["VoiceEcho", "VoiceSpeex", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceEngineTests",
-            dependencies: ["VoiceEngine", "VoiceEcho", "VoicePresets", "VoiceTestSupport"]),
+            dependencies: ["VoiceEngine", "VoiceEcho", "VoiceDeepFilter", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(
             name: "VoicePresetsTests",
             dependencies: ["VoicePresets", "VoiceEngine", "VoiceLV2", "VoiceSession", "VoiceTestSupport"]),
@@ -217,7 +218,7 @@ let package = Package(
             name: "RealtimeSafetyTests",
             dependencies: [
                 "VoiceEngine", "VoiceEcho", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles",
-                "VoiceTestSupport", "VoiceRT", "CRealtimeCheck",
+                "VoiceTestSupport", "VoiceRT", "CRealtimeCheck", "VoiceDeepFilter",
                 "VoiceStream", "VoiceLV2", "VoiceLoudness",
             ],
             linkerSettings: rtsanLinkerSettings),

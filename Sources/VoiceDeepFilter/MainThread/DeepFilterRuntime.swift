@@ -65,7 +65,9 @@ public enum DeepFilterRuntime {
 
     /// Loads the runtime and makes one model instance that attenuates at most
     /// `attenuationLimitDB`, for a session at `sampleRate`. Free it with `free`.
-    public static func makeModel(sampleRate: Int, attenuationLimitDB: Float = 100) throws(DeepFilterError)
+    public static func makeModel(
+        sampleRate: Int, attenuationLimitDB: Float = 100
+    ) throws(DeepFilterError)
         -> LearnedModel
     {
         guard sampleRate == Self.sampleRate else {
