@@ -26,10 +26,10 @@ let halvingModel: LearnedModel.HopFunction = { state, input, output in
         for i in 0..<n { p[i] = 0.5 * sinf(2 * .pi * 440 * Float(start + i) / Float(rate)) }
     }
 
-    /// Runs `seconds` of the sine through a stage in `block`-sample calls; `pace(cycle)` runs
-    /// before each call (the test's clock and its changes to the worker). Returns the output.
+    /// Runs `seconds` of the sine through a stage in `block`-sample calls; `pace(cycle, stage)`
+    /// runs before each call (the test's clock and its changes to the worker). Returns the output.
     static func run(
-        _ stage: inout LearnedStage, seconds: Double, pace: (Int) -> Void
+        _ stage: inout LearnedStage, seconds: Double, pace: (Int, LearnedStage) -> Void
     ) -> [Float] {
         let total = Int(seconds * Double(rate)) / block * block
         var out = [Float](repeating: 0, count: total)
@@ -37,7 +37,7 @@ let halvingModel: LearnedModel.HopFunction = { state, input, output in
         defer { input.deallocate() }
         out.withUnsafeMutableBufferPointer { o in
             for c in 0..<(total / block) {
-                pace(c)
+                pace(c, stage)
                 sine(input, block, start: c * block)
                 // Fallback = the input itself (the classical suppressor's stand-in).
                 stage.process(input: input, fallback: input, output: o.baseAddress! + c * block, count: block)
@@ -91,7 +91,7 @@ let halvingModel: LearnedModel.HopFunction = { state, input, output in
         var missedBeforeStall = 0
         var missedAfterStall = 0
         let cycles = Double(Self.rate) / Double(Self.block)
-        let y = Self.run(&stage, seconds: 3.5) { c in
+        let y = Self.run(&stage, seconds: 3.5) { c, stage in
             let t = Double(c) / cycles
             if c == Int(cycles) {
                 missedWhileStopped = stage.missedHops
@@ -141,13 +141,14 @@ let halvingModel: LearnedModel.HopFunction = { state, input, output in
         }
         let worker = LearnedWorker(hops: live.hops, model: model)
         worker.start()
-        let a = Self.run(&live, seconds: 0.5) { _ in usleep(10_000) }
+        let a = Self.run(&live, seconds: 0.5) { _, _ in usleep(10_000) }
         worker.stop()
-        let b = Self.run(&offline, seconds: 0.5) { _ in }
+        let b = Self.run(&offline, seconds: 0.5) { _, _ in }
         #expect(live.missedHops == 0 && offline.missedHops == 0)
         #expect(a == b)
-        // The output is the halved sine, `latency` samples late.
-        let late = live.latency
+        // The output is the halved sine, `latency` samples late: the stand-in says its output
+        // lags by 1440 but does not delay, so here it is 1440 samples earlier than that.
+        let late = live.latency - model.latency
         #expect(abs(a[late + 1000] - 0.25 * sinf(2 * .pi * 440 * Float(1000) / Float(Self.rate))) < 1e-5)
     }
 }
