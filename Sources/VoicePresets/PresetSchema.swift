@@ -132,6 +132,7 @@ enum PresetSchema {
         .engine(EngineControl.babbleSuppress),
         .engine(EngineControl.echoSuppress),
         .engine(EngineControl.echoSuppressActive),
+        .engine(EngineControl.learnedSuppress),
         .boolean(
             "preprocessor", "vad", \.engine.voiceActivityDetection,
             "Detect speech, so the leveller only adapts while someone talks."),

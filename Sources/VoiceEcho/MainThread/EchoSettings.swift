@@ -50,6 +50,9 @@ public struct EchoSettings: Sendable, Equatable {
     public var babbleSuppressDB: Float = -12
     public var echoSuppressDB: Float = -40
     public var echoSuppressActiveDB: Float = -15
+    /// Most attenuation the learned suppressor (`Suppressor.deepfilter`) may apply, dB (≤ 0);
+    /// -100 is libDF's own default, no limit.
+    public var learnedSuppressDB: Float = -100
     public var voiceActivityDetection = true
     /// Extra attenuation (dB, ≤ 0) of frames with far-end signal and no near-end voice, after
     /// the preprocessor's residual echo suppression; 0 = off.

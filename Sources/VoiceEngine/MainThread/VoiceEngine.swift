@@ -149,7 +149,8 @@ public final class VoiceEngine {
             (learnedModel, ownsLearnedModel) = (learnedStandIn, false)
         } else {
             do throws(DeepFilterError) {
-                learnedModel = try DeepFilterRuntime.makeModel(sampleRate: sampleRate)
+                learnedModel = try DeepFilterRuntime.makeModel(
+                    sampleRate: sampleRate, attenuationLimitDB: -configuration.learnedSuppressDB)
                 ownsLearnedModel = true
             } catch {
                 plugins.values.forEach { $0.unit.release() }
