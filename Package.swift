@@ -66,6 +66,8 @@ let package = Package(
         .target(name: "CRealtimeCheck"),
         // LV2's log feature: its printf is variadic, which Swift cannot implement.
         .target(name: "CLV2Log"),
+        // DeepFilterNet's runtime (libDF's C API), loaded with dlopen: no Debian package ships it.
+        .target(name: "CDeepFilter", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Real-time core (pure Swift, no C)
         .target(name: "VoiceRT", swiftSettings: processThreadSettings),
@@ -99,8 +101,12 @@ let package = Package(
         .target(
             name: "VoiceEcho", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex", "VoiceSuppressor"],
             swiftSettings: processThreadSettings),
+        // The learned noise suppressor (DeepFilterNet 3) on a worker thread, the only importer of
+        // CDeepFilter: its process-thread side, the worker and the runtime's loading.
         .target(
-            name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex", "VoiceEcho"],
+            name: "VoiceDeepFilter", dependencies: ["CDeepFilter", "VoiceRT"], swiftSettings: processThreadSettings),
+        .target(
+            name: "VoiceEngine", dependencies: ["VoiceRT", "VoiceUnits", "VoiceSpeex", "VoiceEcho", "VoiceDeepFilter"],
             swiftSettings: processThreadSettings),
         // What a session is set to around the engine (JACK, recording, backing, stream) and the
         // stream settings' checks, which need no codec (pure Swift).
@@ -144,6 +150,7 @@ let package = Package(
             dependencies: [
                 "VoiceHost", "VoicePresets", "VoiceEngine", "VoiceRecorder", "VoiceCycle", "VoiceJACK", "VoiceLV2",
                 "VoiceStream", "VoiceWeb", "VoiceOSC", "VoiceControl", "VoicePipeWire", "VoiceSession", "VoiceBatch",
+                "VoiceDeepFilter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -171,7 +178,7 @@ let package = Package(
         .testTarget(name: "VoiceEchoTests", dependencies: ["VoiceEcho", "VoiceSpeex", "VoiceTestSupport"]),
         .testTarget(
             name: "VoiceEngineTests",
-            dependencies: ["VoiceEngine", "VoiceEcho", "VoicePresets", "VoiceTestSupport"]),
+            dependencies: ["VoiceEngine", "VoiceEcho", "VoiceDeepFilter", "VoicePresets", "VoiceTestSupport"]),
         .testTarget(
             name: "VoicePresetsTests",
             dependencies: ["VoicePresets", "VoiceEngine", "VoiceLV2", "VoiceSession", "VoiceTestSupport"]),
@@ -211,7 +218,7 @@ let package = Package(
             name: "RealtimeSafetyTests",
             dependencies: [
                 "VoiceEngine", "VoiceEcho", "VoicePresets", "VoiceCycle", "VoiceRecorder", "VoiceFiles",
-                "VoiceTestSupport", "VoiceRT", "CRealtimeCheck",
+                "VoiceTestSupport", "VoiceRT", "CRealtimeCheck", "VoiceDeepFilter",
                 "VoiceStream", "VoiceLV2", "VoiceLoudness",
             ],
             linkerSettings: rtsanLinkerSettings),

@@ -96,6 +96,11 @@ extension OfflineReport {
         lines.append(
             "  clipping: \(h.clippedInputSamples) mic samples at full scale, \(h.clippedOutputSamples) output samples limited; \(h.nonFiniteSamples) NaN/Inf input samples replaced"
         )
+        if h.learnedHops + h.learnedMissedHops > 0 {
+            lines.append(
+                "  learned suppressor (DeepFilterNet 3): \(h.learnedHops) hops, \(h.learnedMissedHops) missed (the classical suppressor's output in their place)"
+            )
+        }
         lines.append(
             String(format: "  CPU %.2f s (%.0f× real time)", cpuSeconds, cpuSeconds > 0 ? seconds / cpuSeconds : 0))
         if let backingUnderruns { lines.append("  backing track: \(backingUnderruns) frames underrun") }

@@ -18,6 +18,9 @@ public struct HostError: Error, CustomStringConvertible, Equatable {
         case io = 74
         /// EX_NOPERM: a server refused the credentials (an Icecast source password).
         case noPermission = 77
+        /// EX_CONFIG: the configuration cannot work here (the learned suppressor at a rate other
+        /// than its model's).
+        case configuration = 78
         /// Stopped by SIGINT/SIGTERM before the work was done (128 + SIGINT, the shell's
         /// convention); nothing partial is left behind.
         case interrupted = 130

@@ -125,13 +125,14 @@ enum PresetSchema {
             "Suppress noise and the canceller's residual echo in the voice (one frame of latency)."),
         .choice(
             "preprocessor", "suppressor", \.engine.suppressor,
-            "voicerack (echo-cancel): tells steady noise from babble and takes the canceller's residual echo and its room tail as a second noise, so it removes more noise and babble and keeps double talk better. speexdsp (echo-cancel-speexdsp): speexdsp's preprocessor, the only one with dereverb, at less CPU. Figures: docs/measurements.md."
+            "voicerack (echo-cancel): tells steady noise from babble and takes the canceller's residual echo and its room tail as a second noise, so it removes more noise and babble and keeps double talk better. speexdsp (echo-cancel-speexdsp): speexdsp's preprocessor, the only one with dereverb, at less CPU. deepfilter (echo-cancel-dfn): DeepFilterNet 3, a learned noise suppressor on a worker thread, with voicerack's suppressor taking the residual echo and standing in for any hop the worker misses; 48 kHz only, about 56 ms more latency, needs DeepFilterNet's runtime (docs/deepfilter.md). Figures: docs/measurements.md."
         ),
         .boolean("preprocessor", "noise_suppression", \.engine.noiseSuppression, "Suppress background noise."),
         .engine(EngineControl.noiseSuppress),
         .engine(EngineControl.babbleSuppress),
         .engine(EngineControl.echoSuppress),
         .engine(EngineControl.echoSuppressActive),
+        .engine(EngineControl.learnedSuppress),
         .boolean(
             "preprocessor", "vad", \.engine.voiceActivityDetection,
             "Detect speech, so the leveller only adapts while someone talks."),

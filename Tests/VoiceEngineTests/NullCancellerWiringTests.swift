@@ -54,7 +54,7 @@ struct NullCancellerWiringTests {
         let c = try Self.preset("echo-cancel")
         let engine = try VoiceEngine(
             configuration: c, sampleRate: 48_000, blockSize: 256, referenceChannels: 1, pluginHost: nil,
-            speexSetup: .failing)
+            speexSetup: .failing, learnedStandIn: nil)
         let isNull = engine.state.pointee.canceller.isNull
         #expect(isNull)
         #expect(engine.processingLatency == 0)

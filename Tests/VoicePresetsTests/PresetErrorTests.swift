@@ -121,7 +121,9 @@ import VoiceEngine
         #expect(e?.message.hasPrefix("base preset 'nope' not found; available: ") == true)
         #expect(
             e?.message.contains(
-                "echo-cancel, echo-cancel-speexdsp, echo-cancel-strong, karaoke, podcast, podcast-lv2, raw") == true)
+                "echo-cancel, echo-cancel-dfn, echo-cancel-speexdsp, echo-cancel-strong, karaoke, podcast, podcast-lv2, raw"
+            )
+                == true)
         #expect(e?.message.contains("bad") == false)  // the file itself is not offered as its own base
     }
 

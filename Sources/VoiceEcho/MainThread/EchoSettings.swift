@@ -11,6 +11,10 @@ public struct EchoSettings: Sendable, Equatable {
         case voicerack
         /// speexdsp's preprocessor; the only one with dereverberation.
         case speexdsp
+        /// DeepFilterNet 3, a learned noise suppressor (VoiceDeepFilter), on a worker thread:
+        /// voicerack's suppressor takes the residual echo out of the model's input, and its full
+        /// output (noise too) stands in for any hop the worker misses. 48 kHz only.
+        case deepfilter
     }
 
     /// How the reference is delayed before the echo canceller.
@@ -46,6 +50,9 @@ public struct EchoSettings: Sendable, Equatable {
     public var babbleSuppressDB: Float = -12
     public var echoSuppressDB: Float = -40
     public var echoSuppressActiveDB: Float = -15
+    /// Most attenuation the learned suppressor (`Suppressor.deepfilter`) may apply, dB (≤ 0);
+    /// -100 is libDF's own default, no limit.
+    public var learnedSuppressDB: Float = -100
     public var voiceActivityDetection = true
     /// Extra attenuation (dB, ≤ 0) of frames with far-end signal and no near-end voice, after
     /// the preprocessor's residual echo suppression; 0 = off.

@@ -19,11 +19,18 @@ extension SpeexEchoCanceller {
 
         processor = SpeexVoiceProcessor(settings: speex, sampleRate: sampleRate)
         usesSpeex = c.echoCancellation || c.preprocess
-        suppresses = c.preprocess && c.suppressor == .voicerack
+        suppresses = c.preprocess && c.suppressor != .speexdsp
+        feedsLearnedStage = suppresses && c.suppressor == .deepfilter
         suppressor = SpectralSuppressor(
             frameSize: frameSize, sampleRate: sampleRate, denoise: c.noiseSuppression,
             noiseFloorDB: c.noiseSuppressDB, babbleFloorDB: max(c.babbleSuppressDB, c.noiseSuppressDB),
             echoFloorDB: c.echoSuppressDB, echoActiveFloorDB: c.echoSuppressActiveDB)
+        // The learned stage's input: residual echo out, the noise left for the model.
+        echoOnlySuppressor = SpectralSuppressor(
+            frameSize: frameSize, sampleRate: sampleRate, denoise: false, noiseFloorDB: c.noiseSuppressDB,
+            babbleFloorDB: max(c.babbleSuppressDB, c.noiseSuppressDB), echoFloorDB: c.echoSuppressDB,
+            echoActiveFloorDB: c.echoSuppressActiveDB)
+        learnedInput = .zeroed(frameSize)
         estimatesResidual = suppresses && c.echoCancellation
         cancellerResidual = CancellerResidual(
             frameSize: frameSize, sampleRate: sampleRate, filterLength: speex.filterLength,

@@ -98,6 +98,8 @@ struct ResidualEchoSuppressor: ~Copyable {
     let fallPerFrame: Float = 0.25
     let risePerFrame: Float = 4
     private var appliedGain: Float = 1
+    /// The last `apply`'s broadband gain ramp, start and end (1, 1 while off).
+    private var lastRamp: (start: Float, end: Float) = (1, 1)
     private var random: UInt32 = 0x1234_5678
     /// The gain applied to the last frame, linear (for tests and health).
     var lastGain: Float { appliedGain }
@@ -396,7 +398,10 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// - Realtime: safe.
     @_noLocks
     mutating func apply(_ frame: UnsafeMutablePointer<Float>) {
-        guard isOn else { return }
+        guard isOn else {
+            lastRamp = (1, 1)
+            return
+        }
         let f = frameSize
         for b in 0..<bands {
             outputEnergy[b] = 0
@@ -432,6 +437,7 @@ struct ResidualEchoSuppressor: ~Copyable {
             frame[i] *= g
         }
         appliedGain = end
+        lastRamp = (start, end)
         // Switched off and open again: from the next frame on, as if never on.
         if !isSet, end >= 1 { isOn = false }
         // Comfort noise makes up the power the gain removed from each band's floor:
@@ -461,6 +467,20 @@ struct ResidualEchoSuppressor: ~Copyable {
             comfortStep[b] = (level * keptEnd - comfortLevel[b]) * step
         }
         addComfortNoise(to: frame)
+    }
+
+    /// Applies the last `apply`'s broadband gain ramp to another frame of the same time (the
+    /// learned stage's input), without comfort noise. - Realtime: safe.
+    @_noLocks
+    func applyLastGain(to frame: UnsafeMutablePointer<Float>) {
+        let (start, end) = lastRamp
+        guard start < 1 || end < 1 else { return }
+        let delta = (end - start) / Float(frameSize)
+        var g = start
+        for i in 0..<frameSize {
+            g += delta
+            frame[i] *= g
+        }
     }
 
     /// Adds each band's noise row, its amplitude ramping from `comfortLevel` by `comfortStep` a

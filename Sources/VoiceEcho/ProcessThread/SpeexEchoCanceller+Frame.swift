@@ -58,10 +58,12 @@ extension SpeexEchoCanceller {
             }
             processor.preprocess(b.output16)
             SampleConversion.toFloat(b.output16, output, f)
-            if suppresses {
-                suppressor.process(
-                    output, residual: estimatesResidual ? UnsafePointer(cancellerResidual.power) : nil)
+            let residual = estimatesResidual ? UnsafePointer(cancellerResidual.power) : nil
+            if feedsLearnedStage {
+                for i in 0..<f { learnedInput[i] = output[i] }
+                echoOnlySuppressor.process(learnedInput, residual: residual)
             }
+            if suppresses { suppressor.process(output, residual: residual) }
         } else {
             // Bypass (a `raw`-like preset whose leveller or ducking needs the voice decision; `raw`
             // itself runs the null twin): no 16-bit round trip, the samples pass untouched.
@@ -83,6 +85,7 @@ extension SpeexEchoCanceller {
             postFilter.update(echoPossible: farRecent)
         }
         postFilter.apply(output)
+        if feedsLearnedStage { postFilter.applyLastGain(to: learnedInput) }
         frame = FrameInProgress(
             micPower: micPower, cancelledPower: cancelledPower, referencePower: referencePower, voiced: voiced,
             farActive: farActive, farRecent: farRecent)

@@ -48,6 +48,14 @@ public struct SpeexEchoCanceller: ~Copyable, EchoCanceller {
     /// and whether it runs; `cancellerResidual` feeds it the canceller's residual echo when the canceller runs.
     var suppressor: SpectralSuppressor
     let suppresses: Bool
+    /// With the learned suppressor (`EchoSettings.Suppressor.deepfilter`): each frame also goes,
+    /// residual echo suppressed by `echoOnlySuppressor` (no noise suppression) and the post-filter's
+    /// gain applied, into `learnedInput`, the learned stage's input; `suppressor`'s full output
+    /// stays the frame's output (the stage's fallback).
+    public let feedsLearnedStage: Bool
+    var echoOnlySuppressor: SpectralSuppressor
+    /// One frame: the learned stage's input (see `feedsLearnedStage`). Process thread.
+    public let learnedInput: UnsafeMutablePointer<Float>
     var cancellerResidual: CancellerResidual
     let estimatesResidual: Bool
 
@@ -121,6 +129,7 @@ public struct SpeexEchoCanceller: ~Copyable, EchoCanceller {
 
     deinit {
         buffers.deallocate()
+        learnedInput.deallocate()
     }
 }
 

@@ -25,6 +25,7 @@ extension EngineCanceller {
                 p.initialize(to: canceller)
                 kind = .speex(p)
                 (frameSize, frameInputs) = (p.pointee.frameSize, p.pointee.frameInputs)
+                learnedInput = p.pointee.feedsLearnedStage ? p.pointee.learnedInput : nil
                 return
             }
             note =
@@ -35,6 +36,7 @@ extension EngineCanceller {
         p.initialize(to: NullEchoCanceller(frameSize: spec.frameSize))
         kind = .null(p)
         (frameSize, frameInputs) = (p.pointee.frameSize, p.pointee.frameInputs)
+        learnedInput = nil
     }
 }
 

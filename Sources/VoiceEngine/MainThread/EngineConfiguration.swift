@@ -36,6 +36,10 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var dereverb = false
     /// The echo canceller's and the suppressor's settings (VoiceEcho).
     public var echo = EchoSettings()
+    /// The learned suppressor (`suppressor = "deepfilter"`) runs its model in place on the
+    /// rendering thread instead of on its worker: offline runs set it (no deadline there, and
+    /// their output must not depend on thread timing). Not a preset key.
+    public var learnedRunsInPlace = false
 
     // Leveller (AGC)
     public var leveller = false

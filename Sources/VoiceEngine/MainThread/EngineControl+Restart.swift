@@ -54,6 +54,12 @@ extension EngineControl {
             "preprocessor", "echo_suppress_active_db", -90...0, .decibels,
             "Most attenuation of residual echo while the near end talks too (double talk)."),
         \.echoSuppressActiveDB)
+    /// The learned suppressor's limit is given to its model when the model is made.
+    public static let learnedSuppress = EngineControl(
+        restart: Key(
+            "preprocessor", "deepfilter_suppress_db", -100...0, .decibels,
+            "Most attenuation DeepFilterNet 3 may apply (suppressor = \"deepfilter\"); -100 is no limit, shallower keeps more of a voice it mistakes for noise."
+        ), \.learnedSuppressDB)
     /// Ducking's time constants are worked out when the engine is built.
     public static let duckingAttack = EngineControl(
         restart: Key(
@@ -66,6 +72,6 @@ extension EngineControl {
 
     static let restartControls = [
         highPass, tail, frame, delay, maximumDelay, delayMargin, noiseSuppress, babbleSuppress, echoSuppress,
-        echoSuppressActive, duckingAttack, duckingRelease,
+        echoSuppressActive, learnedSuppress, duckingAttack, duckingRelease,
     ]
 }

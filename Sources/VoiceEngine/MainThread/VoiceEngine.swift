@@ -1,3 +1,4 @@
+import VoiceDeepFilter
 import VoiceRT
 import VoiceSpeex
 import VoiceUnits
@@ -9,6 +10,8 @@ public enum EngineError: Error, Equatable, CustomStringConvertible {
     case unsupportedReferenceChannels(Int)
     /// A plugin unit of the chain could not be made (bad input data: exit 65).
     case plugin(PluginError)
+    /// The learned suppressor cannot run: not installed (exit 69) or not at this rate (exit 78).
+    case learnedStage(DeepFilterError)
 
     public var description: String {
         switch self {
@@ -22,7 +25,18 @@ public enum EngineError: Error, Equatable, CustomStringConvertible {
             return "a far-end reference with \(c) channels is not supported; use 1 (mono) or 2 (stereo)"
         case .plugin(let error):
             return error.message
+        case .learnedStage(let error):
+            return error.message
         }
+    }
+}
+
+extension EngineError {
+    /// For the learned suppressor's errors: true when it is not installed (EX_UNAVAILABLE),
+    /// false when the session cannot host it (EX_CONFIG); nil for the other errors.
+    public var learnedStageMissing: Bool? {
+        guard case .learnedStage(let error) = self else { return nil }
+        return error.kind == .unavailable
     }
 }
 
@@ -72,6 +86,13 @@ public final class VoiceEngine {
     private let pluginStateSavers: [String: @Sendable () -> String]
     /// What makes the chain's plugin units (nil: none; a preset with one is refused).
     public let pluginHost: (any PluginHost)?
+    /// The learned suppressor's model and worker (`suppressor = "deepfilter"`), or nil; the
+    /// model is freed with the engine when `ownsLearnedModel` (made here from DeepFilterRuntime).
+    private let learnedModel: LearnedModel?
+    private let learnedWorker: LearnedWorker?
+    private let ownsLearnedModel: Bool
+    /// Samples the learned suppressor delays the voice (0 without it; part of `processingLatency`).
+    public let learnedLatency: Int
 
     /// Builds an engine for `blockSize`-sample blocks at `sampleRate` Hz with a far end of
     /// `referenceChannels` channels (1 or 2), its plugin units made by `pluginHost`.
@@ -82,14 +103,16 @@ public final class VoiceEngine {
     ) throws(EngineError) {
         try self.init(
             configuration: configuration, sampleRate: sampleRate, blockSize: blockSize,
-            referenceChannels: referenceChannels, pluginHost: pluginHost, speexSetup: .asBuilt)
+            referenceChannels: referenceChannels, pluginHost: pluginHost, speexSetup: .asBuilt, learnedStandIn: nil)
     }
 
     /// Builds an engine as above, with speexdsp set up as `speexSetup` says (tests force a
-    /// failure to see the null twin take over). - Realtime: never (allocates).
+    /// failure to see the null twin take over) and, with `suppressor = "deepfilter"`,
+    /// `learnedStandIn` in place of DeepFilterNet's (tests: a stand-in they can slow down).
+    /// - Realtime: never (allocates).
     init(
         configuration: EngineConfiguration, sampleRate: Int, blockSize: Int, referenceChannels: Int,
-        pluginHost: (any PluginHost)?, speexSetup: EngineCanceller.SpeexSetup
+        pluginHost: (any PluginHost)?, speexSetup: EngineCanceller.SpeexSetup, learnedStandIn: LearnedModel?
     ) throws(EngineError) {
         guard Self.sampleRates.contains(sampleRate) else { throw .unsupportedSampleRate(sampleRate) }
         guard Self.blockSizes.contains(blockSize) else { throw .unsupportedBlockSize(blockSize) }
@@ -119,6 +142,33 @@ public final class VoiceEngine {
             plugins.values.forEach { $0.unit.release() }
             throw .plugin(PluginError(clash))
         }
+        let learned: LearnedStage?
+        if !(configuration.preprocess && configuration.suppressor == .deepfilter) {
+            (learnedModel, ownsLearnedModel) = (nil, false)
+        } else if let learnedStandIn {
+            (learnedModel, ownsLearnedModel) = (learnedStandIn, false)
+        } else {
+            do throws(DeepFilterError) {
+                learnedModel = try DeepFilterRuntime.makeModel(
+                    sampleRate: sampleRate, attenuationLimitDB: -configuration.learnedSuppressDB)
+                ownsLearnedModel = true
+            } catch {
+                plugins.values.forEach { $0.unit.release() }
+                throw .learnedStage(error)
+            }
+        }
+        if let model = self.learnedModel {
+            let stage = LearnedStage(
+                model: model, mode: configuration.learnedRunsInPlace ? .synchronous : .worker,
+                blockSize: plan.blockSize, frameSize: plan.frameSize, fadeSamples: sampleRate / 400)
+            learned = stage
+            learnedWorker = configuration.learnedRunsInPlace ? nil : LearnedWorker(hops: stage.hops, model: model)
+            learnedWorker?.start()
+        } else {
+            learned = nil
+            learnedWorker = nil
+        }
+        learnedLatency = learned?.latency ?? 0
         let pluginNotes = configuration.chain.flatMap { plugins[$0.name]?.notes ?? [] }
         pluginStateSavers = plugins.mapValues(\.savedState)
         healthBoard = .allocate(capacity: 1)
@@ -131,15 +181,19 @@ public final class VoiceEngine {
             to: EngineState(
                 configuration: configuration, plan: plan, sampleRate: sampleRate, speex: speex,
                 health: healthBoard, unitMeters: unitMeterBoard, controls: controls, plugins: plugins,
-                speexSetup: speexSetup,
+                speexSetup: speexSetup, learned: learned,
                 note: &cancellerNote))
         notes = [cancellerNote].compactMap { $0 } + pluginNotes
-        processingLatency = state.pointee.canceller.latency
+        processingLatency = state.pointee.canceller.latency + learnedLatency
         detectsVoice = !state.pointee.canceller.isNull
         warmUp()
+        state.pointee.learned?.resetCounters()
     }
 
     deinit {
+        learnedWorker?.stop()
+        state.pointee.learned?.deallocate()
+        if ownsLearnedModel, let learnedModel { DeepFilterRuntime.free(learnedModel) }
         state.deinitialize(count: 1)
         state.deallocate()
         healthBoard.deinitialize(count: 1)

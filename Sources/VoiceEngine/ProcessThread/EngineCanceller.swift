@@ -21,6 +21,9 @@ public struct EngineCanceller: ~Copyable, EchoCanceller {
     /// The running canceller's, read once when it is chosen.
     public let frameSize: Int
     public let frameInputs: EchoFrameInputs
+    /// The learned suppressor's input frame (speexdsp's canceller with `suppressor =
+    /// "deepfilter"`), or nil: the stage then takes the frame's output.
+    public let learnedInput: UnsafeMutablePointer<Float>?
 
     /// True when the null twin runs (echo cancellation off, or speexdsp could not be set up).
     public var isNull: Bool {

@@ -1,4 +1,5 @@
 import Synchronization
+import VoiceDeepFilter
 import VoiceEcho
 import VoiceRT
 import VoiceSpeex
@@ -24,6 +25,9 @@ public struct EngineState: ~Copyable {
     /// The echo canceller with its preprocessor, post-filter and residual echo gate (VoiceEcho's
     /// speexdsp canceller), or its null twin where there is nothing to cancel.
     var canceller: EngineCanceller
+    /// The learned noise suppressor's process-thread side (`suppressor = "deepfilter"`), or nil;
+    /// its worker and model belong to `VoiceEngine`.
+    var learned: LearnedStage?
     var leveller: VoiceLeveller
     let levellerEnabled: Bool
     var outputGain: Gain
@@ -67,8 +71,10 @@ public struct EngineState: ~Copyable {
         configuration c: EngineConfiguration, plan: FramePlan, sampleRate: Int,
         speex: SpeexSettings, health: UnsafeMutablePointer<HealthBoard>,
         unitMeters: UnsafeMutablePointer<UnitMeterBoard>, controls: ControlRing,
-        plugins: [String: PreparedPlugin], speexSetup: EngineCanceller.SpeexSetup, note: inout String?
+        plugins: [String: PreparedPlugin], speexSetup: EngineCanceller.SpeexSetup, learned: LearnedStage?,
+        note: inout String?
     ) {
+        self.learned = learned
         self.plan = plan
         self.sampleRate = sampleRate
         speakers = speex.speakers

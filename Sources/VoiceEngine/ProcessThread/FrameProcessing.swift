@@ -20,6 +20,11 @@ extension EngineState {
         referenceLeftFIFO.pop(into: input.left, f)
         if speakers == 2 { referenceRightFIFO.pop(into: input.right, f) }
         let decision = canceller.processFrame(output: output)
+        if learned != nil {
+            // The learned suppressor's output (or, for a hop its worker missed, the classical
+            // suppressor's), `learned.latency` samples late: what follows works on that.
+            learned!.process(input: canceller.learnedInput ?? output, fallback: output, output: output, count: f)
+        }
         if levellerEnabled {
             // Lift only in near-end single talk: a double-talk detector's misses would lift echo.
             // Not in the far end's pauses either (`farRecent`): lifting there raised the residue

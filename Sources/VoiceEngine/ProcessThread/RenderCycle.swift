@@ -135,6 +135,10 @@ extension EngineState {
         (figures.outputLevel, figures.outputPeak) = outputMeter.reading
         canceller.report(into: &figures)
         figures.levellerGain = leveller.currentGain()
+        if let stage = learned {
+            figures.learnedHops = stage.learnedHops
+            figures.learnedMissedHops = stage.missedHops
+        }
         health.pointee.publish(figures)
     }
 }

@@ -83,6 +83,9 @@ final class LiveLoop {
             throw HostError(.data, error.message)
         } catch let error as EngineError {
             driver.close()
+            if let missing = error.learnedStageMissing {
+                throw HostError(missing ? .unavailable : .configuration, error.description)
+            }
             throw HostError(.unavailable, "the JACK server's settings do not suit the engine: \(error.description)")
         } catch let error as HostError {
             driver.close()

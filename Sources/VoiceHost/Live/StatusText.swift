@@ -30,6 +30,7 @@ enum StatusText {
             parts.append("drift " + HealthText.drift(h.clockDriftPPM, h.driftCompensation))
         }
         if h.speakerDrive > 0 { parts.append("speaker clips (modelled)") }
+        if h.learnedHops + h.learnedMissedHops > 0 { parts.append("DFN missed \(h.learnedMissedHops)") }
         if d.cycle.overruns > 0 { parts.append("over \(d.cycle.overruns) (by its work \(d.cycle.workOverruns))") }
         if s.voiceMuted { parts.append(s.talkingWhileMuted ? "VOICE MUTED (you are talking)" : "VOICE MUTED") }
         if h.monitorMuted { parts.append("MONITOR MUTED (howl \(HealthText.frequency(h.feedbackFrequency)))") }

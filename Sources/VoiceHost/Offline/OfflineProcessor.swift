@@ -81,6 +81,9 @@ public enum OfflineProcessor {
         Interruption.block()
         var configuration = preset
         configuration.ducking = false
+        // The learned suppressor's model runs in place: no deadline offline, and the output is
+        // the same on every run (live, its worker may miss hops under load).
+        configuration.learnedRunsInPlace = true
         let format = try outputFormat(request)
         let backingPath = request.backingPath ?? (session.backingFile.isEmpty ? nil : session.backingFile)
         if let backingPath { _ = try BackingTrack.open(backingPath) }
@@ -105,6 +108,9 @@ public enum OfflineProcessor {
         } catch .plugin(let error) {
             throw HostError(.data, error.message)
         } catch {
+            if let missing = error.learnedStageMissing {
+                throw HostError(missing ? .unavailable : .configuration, error.description)
+            }
             throw HostError(.usage, error.description)
         }
         let outputs = try OfflineOutputs(

@@ -121,6 +121,10 @@ public struct HealthFigures: Sendable, BitwiseCopyable {
     public var feedbackFrequency: Float = 0
     /// Times the feedback guard muted the monitor.
     public var feedbackEvents = 0
+    /// The learned noise suppressor (`suppressor = "deepfilter"`): hops its worker returned in
+    /// time and hops it missed, for which the classical suppressor's output went out instead.
+    public var learnedHops = 0
+    public var learnedMissedHops = 0
 
     public init() {}
 }
