@@ -201,7 +201,9 @@ let package = Package(
         // EBU Tech 3341/3342 signals made with sox, read beside ffmpeg's ebur128 filter.
         .testTarget(name: "VoiceLoudnessTests", dependencies: ["VoiceLoudness", "VoiceFiles", "VoiceTestSupport"]),
         // slurm-array.sh starts the batch test's private one-node Slurm.
-        .testTarget(name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport"], exclude: ["slurm-array.sh"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["VoiceFiles", "VoiceTestSupport", "VoiceDeepFilter"],
+            exclude: ["slurm-array.sh"]),
         // The web panel's server against a bare client: token, Host, Origin, message limits. The
         // browser tests (chromium on a dummy jackd; skipped without chromium) are among the JACK ones.
         .testTarget(
