@@ -109,7 +109,7 @@ offered=$(complete_words voicerack run --preset "")
 grep -qx 'echo-cancel' <<<"$offered" || fail "bash completion after 'run --preset ' offers: $offered"
 grep -qx 'karaoke' <<<"$offered" || fail "bash completion after 'run --preset ' lacks karaoke: $offered"
 offered=$(complete_words voicerack process --preset ec | sort | tr '\n' ' ')
-[ "$offered" = "echo-cancel echo-cancel-speexdsp echo-cancel-strong " ] || fail "bash completion of 'process --preset ec' offers: $offered"
+[ "$offered" = "echo-cancel echo-cancel-dfn echo-cancel-speexdsp echo-cancel-strong " ] || fail "bash completion of 'process --preset ec' offers: $offered"
 offered=$(complete_words voicerack process --preset kar)
 [ "$offered" = "karaoke" ] || fail "bash completion of 'process --preset kar' offers: $offered"
 mkdir -p mine && echo 'description = "mine"' >mine/my-setup.toml && touch mine/notes.txt
