@@ -62,8 +62,8 @@ extension LiveClientTests {
     }
 
     /// Runs `body` with voicerack (`--osc 0`, in a fresh folder, on its own jackd): the child,
-    /// its OSC port and the folder; then stops it with SIGINT and expects a clean exit.
-    func withOSCClient(_ body: (ChildProcess, Int, String) throws -> Void) throws {
+    /// its OSC port, the folder and the server; then stops it with SIGINT and expects a clean exit.
+    func withOSCClient(_ body: (ChildProcess, Int, String, JACKServer) throws -> Void) throws {
         let server = try JACKServer()
         defer { server.stop() }
         let folder = try Self.recordingFolder()
@@ -71,7 +71,7 @@ extension LiveClientTests {
         let (voicerack, _) = try launchRecordingClient(on: server, ["--osc", "0"], in: folder)
         defer { voicerack.stop(SIGKILL) }
         let port = try Self.oscPort(voicerack)
-        try body(voicerack, port, folder)
+        try body(voicerack, port, folder, server)
         voicerack.send(SIGINT)
         #expect(voicerack.waitForExit(timeout: 20) == 0, "output:\n\(voicerack.output)")
     }
@@ -118,10 +118,14 @@ extension LiveClientTests {
     }
 
     @Test(
-        "OSC: /voicerack/record/start and /stop make a file as long as the time between them",
+        "OSC: /voicerack/record/start and /stop make a file as long as the server ran between them",
         .enabled(if: oscPeerAvailable, "python3-liblo is missing"))
     func oscRecordStartStop() throws {
-        try withOSCClient { voicerack, port, folder in
+        try withOSCClient { _, port, folder, server in
+            // The server's own clock, not wall time: a dummy jackd on a loaded machine falls behind
+            // wall time and catches up later, and a take is as long as the cycles that ran.
+            let clock = try ServerFrameClock(server: server.name)
+            defer { clock.stop() }
 
             let notYet = try Self.oscAsk(port, "/voicerack/record/stop")
             #expect(notYet.path == "/voicerack/error" && notYet.text == "not recording", "\(notYet)")
@@ -135,19 +139,27 @@ extension LiveClientTests {
             Thread.sleep(forTimeInterval: 1.5)
             let stop = try Self.oscAsk(port, "/voicerack/record/stop")
             #expect(stop.isReply && stop.text.hasPrefix("recorded voice to "), "\(stop)")
+            #expect(clock.waitPast(stop.received), "the server's clock was not sampled after the stop")
 
             let name = String(start.text.dropFirst("recording voice to ".count).prefix { $0 != " " })
             let audio = try AudioFileContents.read(name.hasPrefix("/") ? name : folder + "/" + name)
-            let seconds = Self.seconds(audio)
-            // The take starts between sending start and its reply, and ends between sending stop and
-            // its reply; a period of slack either side for the cycle that routes the recording.
-            let shortest = stop.sent - start.received - 0.02
-            let longest = stop.received - start.sent + 0.02
+            #expect(audio.sampleRate == clock.sampleRate)
+            // The take starts in the cycle that sees the start (between sending it and a cycle
+            // after its reply) and ends likewise for the stop; 20 ms of slack either side for
+            // those cycles.
+            let slack = 0.02 * Double(clock.sampleRate)
+            let least = try #require(clock.leastFrames(from: start.received, to: stop.sent))
+            let most = try #require(clock.mostFrames(from: start.sent, to: stop.received))
+            let frames = Double(audio.channels[0].count)
             print(
                 String(
-                    format: "OSC record: %.3f s recorded; between %.3f and %.3f s expected", seconds, shortest, longest)
-            )
-            #expect(seconds >= shortest && seconds <= longest, "\(seconds) s not in \(shortest)...\(longest)")
+                    format: "OSC record: %.0f frames recorded; the server ran %d to %d between start and stop"
+                        + " (%.3f s of wall time)", frames, least, most, stop.received - start.sent))
+            #expect(
+                frames >= Double(least) - slack && frames <= Double(most) + slack,
+                "\(frames) frames not in \(least)...\(most) ± \(slack)")
+            // The server's clock runs: a take of ~1.5 s, not an empty or stuck one.
+            #expect(least > clock.sampleRate, "the server ran only \(least) frames in a 1.5 s take")
         }
     }
 
@@ -185,7 +197,7 @@ extension LiveClientTests {
         "OSC: garbage, truncated messages and unknown addresses get errors; 1,000 random packets crash nothing",
         .enabled(if: oscPeerAvailable, "python3-liblo is missing"))
     func oscFuzz() throws {
-        try withOSCClient { voicerack, port, _ in
+        try withOSCClient { voicerack, port, _, _ in
 
             let unknown = try Self.oscAsk(port, "/voicerack/frobnicate", ["i:1"])
             #expect(unknown.path == "/voicerack/error", "\(unknown)")

@@ -21,6 +21,13 @@ extension JACKDriver {
         return announced > 0 && announced != sampleRate ? announced : nil
     }
 
+    /// The server's frame counter at the start of its current cycle (`jack_last_frame_time`).
+    ///
+    /// This is the audio's own clock: a server that stalls holds it while wall time runs on, and
+    /// a dummy driver catching up runs it faster. Wraps at 2³².
+    /// - Realtime: never needed; any thread (it reads the server's shared timer).
+    public var serverFrameTime: UInt32 { jack_last_frame_time(jackClient) }
+
     /// Asks JACK to recompute latencies if the cycle's latency changed since the last call.
     /// Main thread only (not from a notification callback, where calling the server can deadlock).
     public func updateLatenciesIfNeeded() {
