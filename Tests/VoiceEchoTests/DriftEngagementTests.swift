@@ -135,4 +135,30 @@ struct DriftEngagementTests {
         for _ in 0..<SpeexEchoCanceller.slopeWaitFigures { alone.followDriftFigure() }
         #expect(alone.follower.engaged)
     }
+
+    @Test("engaging steps the reference's delay by half the drift since the canceller's reset")
+    func engagingStepsTheReferenceToTheFilter() {
+        // The real-speech set's drift scenario at 48 kHz, seed 1: the canceller was reset at the
+        // first delay estimate (2.57 s), and the phase figure engaged following at −93.5 ppm at
+        // 4.10 s, 191 frames of 384 samples later. The echo's delay had shrunk by 6.9 samples since
+        // the reset; the filter stood about half of that behind.
+        var canceller = Self.canceller()
+        canceller.reset()
+        for _ in 0..<191 { canceller.followDrift(referenceActive: true) }
+        let before = canceller.referenceDelay.delay
+        for ppm in [-93.5, -101.2, -93.5] { canceller.estimator.phaseDrift.take(ppm) }
+        canceller.followDriftFigure()
+        #expect(canceller.follower.engaged)
+        #expect(canceller.follower.driftPPM == -93.5)
+        #expect(canceller.referenceDelay.delay == before - 3)
+
+        // Engaging right after a reset steps nothing.
+        var fresh = Self.canceller()
+        fresh.reset()
+        let freshBefore = fresh.referenceDelay.delay
+        for ppm in [-93.5, -101.2, -93.5] { fresh.estimator.phaseDrift.take(ppm) }
+        fresh.followDriftFigure()
+        #expect(fresh.follower.engaged)
+        #expect(fresh.referenceDelay.delay == freshBefore)
+    }
 }

@@ -8,6 +8,7 @@ extension SpeexEchoCanceller {
     /// - Realtime: safe; a look costs about one frame of canceller work.
     @_noLocks
     mutating func followDrift(referenceActive: Bool) {
+        catchUp.frame()
         // Looks cost about a canceller frame each; before following they would be wasted.
         guard follower.engaged,
             follower.frame(frameSize: frameSize, referenceActive: referenceActive)
@@ -134,13 +135,22 @@ extension SpeexEchoCanceller {
         @inline(__always) @_noLocks get { 4 }
     }
 
+    /// Sets the reference resampler's ratio (ppm); engaging it, first steps the reference's
+    /// delay to the filter (`DriftCatchUp`).
+    ///
+    /// - Realtime: safe.
     @_noLocks
     mutating func applyDriftRatio(_ ratio: Double) {
         if referenceDelay.engaged {
             referenceDelay.setRatio(ppm: ratio)
-        } else if !referenceDelay.engage(ppm: ratio) {
-            follower.disengage()  // the delay is shorter than the resampler's look-ahead
-            return
+        } else {
+            let delay = referenceDelay.delay
+            referenceDelay.setDelay(delay + catchUp.step(driftPPM: -ratio, frameSize: frameSize))
+            guard referenceDelay.engage(ppm: ratio) else {
+                referenceDelay.setDelay(delay)
+                follower.disengage()  // the delay is shorter than the resampler's look-ahead
+                return
+            }
         }
         health.clockDriftPPM = Float(follower.driftPPM)
         health.driftCompensation = follower.beyondRange ? .beyondRange : .following

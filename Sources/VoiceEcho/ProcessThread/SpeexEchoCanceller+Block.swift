@@ -61,6 +61,7 @@ extension SpeexEchoCanceller {
         processor.resetCanceller()
         pathShift.forget()
         follower.forget()
+        catchUp.reset()
         speakerCurve.forgetTaps()
         startup.restart()
         health.cancellerResets += 1

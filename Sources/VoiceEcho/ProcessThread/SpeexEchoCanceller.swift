@@ -84,6 +84,8 @@ public struct SpeexEchoCanceller: ~Copyable, EchoCanceller {
     let followsDrift: Bool
     var pathShift: EchoPathShift
     var follower: DriftFollower
+    /// The step that moves the reference to the filter as following engages.
+    var catchUp = DriftCatchUp()
     /// A bulk-delay seed in samples (e.g. from JACK's port latencies) posted by another thread;
     /// -1 when none is pending. Applied only until the estimator has an estimate of its own.
     let delaySeed = Atomic<Int>(-1)
