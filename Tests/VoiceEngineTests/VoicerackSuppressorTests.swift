@@ -35,6 +35,62 @@ struct VoicerackSuppressorTests {
         return 10 * log10(sum / Double(count))
     }
 
+    /// A far end with a strong low band (200-900 Hz) and a weak upper one (2.2-3.8 kHz), in
+    /// syllable-like bursts `syllableHertz` times a second from `phase` (radians): a muffled
+    /// recording's spectrum.
+    static func muffledFarEnd(
+        rate: Int, seconds: Int, syllableHertz: Float = 3, phase: Float = 0
+    ) -> (low: [Float], high: [Float]) {
+        var low = [Float](repeating: 0, count: rate * seconds)
+        var high = low
+        for i in 0..<low.count {
+            let t = Float(i) / Float(rate)
+            let envelope = 0.2 + abs(sin(2 * Float.pi * syllableHertz * t + phase))
+            for j in 0..<10 {
+                let j1 = Float(j)
+                low[i] += envelope * 0.02 * sin(2 * Float.pi * (200 + 70 * j1) * t + j1)
+                high[i] += envelope * 0.006 * sin(2 * Float.pi * (2200 + 160 * j1) * t + 2 * j1)
+            }
+        }
+        return (low, high)
+    }
+
+    /// What a `CancellerResidual` claimed (summed power) below and above 2 kHz, and its leaks.
+    struct ResidualClaims {
+        var upper: Float = 0
+        var lower: Float = 0
+        var upperLeak: Float = 0
+        var leak: Float = 0
+    }
+
+    /// Feeds a `CancellerResidual` (16 kHz, frames of 128) `mic`, `reference` and the canceller's
+    /// `output`, frame by frame, `nearEndTalks` told each frame's first sample; sums what it
+    /// claims from sample `from` on. `upperLeak` is band 2's (2-4 kHz).
+    static func claims(
+        mic: [Float], reference: [Float], output: [Float], from: Int, nearEndTalks: (Int) -> Bool
+    ) -> ResidualClaims {
+        let rate = 16_000
+        let frame = 128
+        var residual = CancellerResidual(
+            frameSize: frame, sampleRate: rate, filterLength: 1600, speakers: 1, windowEnergy: 1, fftSize: 256)
+        func samples(_ x: [Float], _ start: Int) -> [Int16] {
+            (start..<start + frame).map { Int16((x[$0] * 32768).rounded()) }
+        }
+        var claims = ResidualClaims()
+        let split = 2000 * 256 / rate
+        for start in stride(from: 0, through: mic.count - frame, by: frame) {
+            residual.update(
+                mic: samples(mic, start), reference: samples(reference, start), output: samples(output, start),
+                nearEndTalks: nearEndTalks(start))
+            guard start >= from else { continue }
+            for k in 0..<split { claims.lower += residual.power[k] }
+            for k in split..<residual.bins { claims.upper += residual.power[k] }
+        }
+        claims.upperLeak = residual.bandLeak(2)
+        claims.leak = residual.leak
+        return claims
+    }
+
     @Test("it removes about as much echo as speexdsp's preprocessor")
     func removesEcho() throws {
         let scenario = EchoScenario()
@@ -166,42 +222,13 @@ struct VoicerackSuppressorTests {
         // syllable-like bursts. The canceller's output keeps 5 % of the low band and 70 % of the
         // upper one (as a filter that hardly learned a muffled far end's upper band leaves it).
         let rate = 16_000
-        let frame = 128
         let seconds = 6
-        var low = [Float](repeating: 0, count: rate * seconds)
-        var high = low
-        for i in 0..<low.count {
-            let t = Float(i) / Float(rate)
-            let envelope = 0.2 + abs(sin(2 * Float.pi * 3 * t))
-            for j in 0..<10 {
-                let j1 = Float(j)
-                low[i] += envelope * 0.02 * sin(2 * Float.pi * (200 + 70 * j1) * t + j1)
-                high[i] += envelope * 0.006 * sin(2 * Float.pi * (2200 + 160 * j1) * t + 2 * j1)
-            }
-        }
-        func run(nearEndTalks: Bool) -> (upper: Float, lower: Float, upperLeak: Float, leak: Float) {
-            var residual = CancellerResidual(
-                frameSize: frame, sampleRate: rate, filterLength: 1600, speakers: 1, windowEnergy: 1, fftSize: 256)
-            var mic = [Int16](repeating: 0, count: frame)
-            var far = [Int16](repeating: 0, count: frame)
-            var out = [Int16](repeating: 0, count: frame)
-            var upper: Float = 0
-            var lower: Float = 0
-            let split = 2000 * 256 / rate
-            for start in stride(from: 0, through: low.count - frame, by: frame) {
-                for i in 0..<frame {
-                    let x = low[start + i] + high[start + i]
-                    mic[i] = Int16((x * 32768).rounded())
-                    far[i] = mic[i]
-                    out[i] = Int16(((0.05 * low[start + i] + 0.7 * high[start + i]) * 32768).rounded())
-                }
-                residual.update(mic: mic, reference: far, output: out, nearEndTalks: nearEndTalks)
-                // The last two seconds, once the leaks have settled.
-                guard start >= (seconds - 2) * rate else { continue }
-                for k in 0..<split { lower += residual.power[k] }
-                for k in split..<residual.bins { upper += residual.power[k] }
-            }
-            return (upper, lower, residual.bandLeak(2), residual.leak)  // band 2: 2-4 kHz
+        let (low, high) = Self.muffledFarEnd(rate: rate, seconds: seconds)
+        let mic = zip(low, high).map { $0 + $1 }
+        let output = zip(low, high).map { 0.05 * $0 + 0.7 * $1 }
+        // The last two seconds, once the leaks have settled.
+        func run(nearEndTalks: Bool) -> ResidualClaims {
+            Self.claims(mic: mic, reference: mic, output: output, from: (seconds - 2) * rate) { _ in nearEndTalks }
         }
         let alone = run(nearEndTalks: false)
         let talking = run(nearEndTalks: true)
@@ -213,6 +240,51 @@ struct VoicerackSuppressorTests {
         #expect(lift > 10, "upper band lifted \(lift) dB")
         // The low band, which the filter learned, is claimed as before.
         let lowerChange = 10 * log10(alone.lower / max(talking.lower, 1e-30))
+        #expect(abs(lowerChange) < 1, "lower band moved \(lowerChange) dB")
+    }
+
+    @Test(
+        "the residual predicted from the reference claims the echo the filter left, in double talk too, not the voice")
+    func residualFromReference() {
+        // The far end of the per-band test: the canceller's output keeps 5 % of the strong low
+        // band and 70 % of the weak upper one. Four seconds of the far end alone, then two in
+        // which the near end may talk (the bands' leaks are off): with a near end, tones over
+        // 2.3-3.4 kHz stand 10 dB above the echo left there. Against it, the same run with a
+        // reference of the same spectrum whose syllables do not explain the echo's.
+        let rate = 16_000
+        let seconds = 6
+        let (low, high) = Self.muffledFarEnd(rate: rate, seconds: seconds)
+        let other = Self.muffledFarEnd(rate: rate, seconds: seconds, syllableHertz: 1.7, phase: 0.5)
+        let unrelated = zip(other.low, other.high).map { $0 + $1 }
+        let near = (0..<low.count).map { i in
+            let t = Float(i) / Float(rate)
+            let voice = 0.2 + abs(sin(2 * Float.pi * 2.3 * t + 1))
+            return (0..<6).reduce(Float(0)) { sum, j in
+                sum + voice * 0.017 * sin(2 * Float.pi * (2300 + 210 * Float(j)) * t + 3 * Float(j))
+            }
+        }
+        let echo = zip(low, high).map { $0 + $1 }
+        // The last 1.5 s, the near end's stretch.
+        func run(nearEnd: Bool, explains: Bool = true) -> ResidualClaims {
+            let voice = near.indices.map { nearEnd && $0 >= 4 * rate ? near[$0] : 0 }
+            return Self.claims(
+                mic: zip(echo, voice).map { $0 + $1 }, reference: explains ? echo : unrelated,
+                output: low.indices.map { 0.05 * low[$0] + 0.7 * high[$0] + voice[$0] }, from: 4 * rate + rate / 2
+            ) { $0 >= 4 * rate }
+        }
+        let echoOnly = run(nearEnd: false)
+        let doubleTalk = run(nearEnd: true)
+        let unexplained = run(nearEnd: false, explains: false)
+        // Left to the echo estimate (the one leak, set by the low band, as the bands' leaks are
+        // off in double talk), the upper band's echo is claimed far too low.
+        let lift = 10 * log10(echoOnly.upper / max(unexplained.upper, 1e-30))
+        #expect(lift > 6, "upper band claimed \(lift) dB over the echo estimate's claim")
+        // The near end is not claimed: the claim may rise by at most the 3 dB that the cap at the
+        // output's own power lets through, so the voice stays 6.5 dB or more above it.
+        let rise = 10 * log10(doubleTalk.upper / max(echoOnly.upper, 1e-30))
+        #expect(rise < 3.5, "upper-band claim rose \(rise) dB with the near end")
+        // The low band, which the filter learned, is claimed as before.
+        let lowerChange = 10 * log10(echoOnly.lower / max(unexplained.lower, 1e-30))
         #expect(abs(lowerChange) < 1, "lower band moved \(lowerChange) dB")
     }
 }

@@ -25,6 +25,13 @@ import VoiceRT
 /// In double talk the one leak stays: the bands' leaks there cost the near end more than the echo
 /// they took (figures in docs/measurements.md).
 ///
+/// Both still scale the echo estimate, and where the filter learned nothing that estimate is near
+/// zero whatever the leak. So under them lies a floor that does not lean on it: `fromReference`
+/// (`ReferenceResidual`) predicts the residual from the reference's power spectrum through an
+/// echo-path gain per bin, learned while the far end talks alone and applied in every frame,
+/// double talk included, where the near end stands above it and the suppressor's Wiener rule
+/// leaves the voice (figures in docs/measurements.md).
+///
 /// Rebuilt this way (from the foreground filter's output, where speexdsp's regression sees its
 /// background filter's), the total residual per frame stays close to speexdsp's on the
 /// yardstick's echo scenarios, and suppressing with it scored as speexdsp's own did
@@ -97,6 +104,8 @@ struct CancellerResidual: ~Copyable {
     /// Per band: the regression's sums this frame, its running covariance and variance, and the
     /// residual's gain (from the larger of the band's leak and the whole spectrum's).
     private let bandCross, bandEcho, bandCovariance, bandVariance, bandGain: UnsafeMutablePointer<Float>
+    /// The residual predicted from the reference, a floor under the echo estimate's.
+    var fromReference: ReferenceResidual
 
     /// For the canceller's frames of `frameSize` samples at `sampleRate` Hz, `filterLength`
     /// samples of echo tail and `speakers` interleaved reference channels, on an FFT of `fftSize`.
@@ -145,6 +154,8 @@ struct CancellerResidual: ~Copyable {
             bandCovariance[b] = 1
             bandVariance[b] = 1
         }
+        fromReference = ReferenceResidual(
+            frameSize: frameSize, sampleRate: sampleRate, window: window, fftSize: size)
     }
 
     deinit {
@@ -265,5 +276,11 @@ struct CancellerResidual: ~Copyable {
             for k in first..<bandEnd[b] { power[k] = gain * (re[k] * re[k] + im[k] * im[k]) }
             first = bandEnd[b]
         }
+        // Learned only while the far end plays: in its pauses the powers' small deviations would
+        // fit any gain.
+        let farPlays = referenceEnergy > Float(2 * f) * 1000
+        fromReference.update(
+            output: output, reference: reference, speakers: speakers, farAlone: adapted && farPlays && !nearEndTalks)
+        if adapted { fromReference.raise(power, windowScale: windowScale) }
     }
 }
