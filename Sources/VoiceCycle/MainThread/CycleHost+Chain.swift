@@ -52,8 +52,8 @@ extension CycleHost {
     /// for the taps and flags it for the driver, which tells its server (JACK's latency
     /// callback). Returns the new latency when it changed.
     ///
-    /// - Realtime: never; main thread (reads the plugins' latency ports, written by the process
-    ///   thread: a Float read, at worst one tick late).
+    /// - Realtime: never; main thread (reads the latency each plugin published after its last
+    ///   run on the process thread: at worst one cycle late).
     @discardableResult
     public func refreshLatency() -> Int? {
         let now = engine.withLock { $0.engine.latency }

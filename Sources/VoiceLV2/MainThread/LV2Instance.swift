@@ -1,5 +1,6 @@
 import CLilv
 import Foundation
+import Synchronization
 
 /// One instantiated plugin with its features, buffers and worker: the part of an `LV2Unit` that
 /// lives off the process thread. It instantiates, restores and activates in `init`, and
@@ -83,6 +84,8 @@ final class LV2Instance {
         s.atoms.deallocate()
         s.atomCapacities.deallocate()
         s.atomIsInput.deallocate()
+        s.publishedLatency.deinitialize(count: 1)
+        s.publishedLatency.deallocate()
         state.deallocate()
         channel.deinitialize(count: 1)
         channel.deallocate()
@@ -110,6 +113,8 @@ final class LV2Instance {
         lower.initialize(repeating: -.infinity, count: max(1, n))
         let upper = UnsafeMutablePointer<Float>.allocate(capacity: max(1, n))
         upper.initialize(repeating: .infinity, count: max(1, n))
+        let publishedLatency = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
+        publishedLatency.initialize(to: Atomic(0))
         let atomPorts = info.ports.filter { $0.kind == .atom }
         let atoms = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(
             capacity: max(1, atomPorts.count))
@@ -152,7 +157,8 @@ final class LV2Instance {
             firstAudioInput: info.audioInputs[0].index,
             firstAudioOutput: info.audioOutputs[0].index, controls: controls, lowerBounds: lower, upperBounds: upper,
             portCount: n,
-            latencyPort: info.latencyPort?.index ?? -1, atoms: atoms, atomCapacities: capacities,
+            latencyPort: info.latencyPort?.index ?? -1, publishedLatency: publishedLatency, atoms: atoms,
+            atomCapacities: capacities,
             atomIsInput: isInput, atomCount: atomIndex, sequenceType: urids.map(LV2URI.atomSequence),
             chunkType: urids.map(LV2URI.atomChunk), worker: worker)
         s.resetAtomBuffers()

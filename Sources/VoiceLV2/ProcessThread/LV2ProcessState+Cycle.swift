@@ -1,4 +1,5 @@
 import CLilv
+import Synchronization
 
 extension LV2ProcessState {
     /// Processes `frames` samples of the mono voice in place, in blocks of at most
@@ -21,12 +22,18 @@ extension LV2ProcessState {
         controls[portIndex] = min(max(value, lowerBounds[portIndex]), upperBounds[portIndex])
     }
 
-    /// The latency on the plugin's latency port in samples (0 without one). - Realtime: safe.
+    /// The latency the plugin reported on its latency port at its last run, in samples (0 without
+    /// one). - Realtime: safe; any thread (reads the published copy, not the port).
     @_noLocks
-    func reportedLatency() -> Int {
-        guard latencyPort >= 0 else { return 0 }
+    func reportedLatency() -> Int { publishedLatency.pointee.load(ordering: .relaxed) }
+
+    /// Copies the latency port's value, as the plugin just wrote it, where other threads read it.
+    /// - Realtime: safe; process thread (the thread that runs the plugin), after each run.
+    @_noLocks
+    private func publishLatency() {
+        guard latencyPort >= 0 else { return }
         let value = controls[latencyPort]
-        return value.isFinite && value > 0 ? Int(value + 0.5) : 0
+        publishedLatency.pointee.store(value.isFinite && value > 0 ? Int(value + 0.5) : 0, ordering: .relaxed)
     }
 
     /// Runs one block of at most `maximumFrames` samples in place on the mono voice.
@@ -44,12 +51,14 @@ extension LV2ProcessState {
             connectAudio(input: buffer, output: buffer)
             resetAtomBuffers()
             runPlugin(frames)
+            publishLatency()
             deliverWorkerResponses()
             return
         }
         for i in 0..<frames { input[i] = buffer[i] }
         resetAtomBuffers()
         runPlugin(frames)
+        publishLatency()
         deliverWorkerResponses()
         if outputCount == 1 {
             for i in 0..<frames { buffer[i] = outputs[i] }

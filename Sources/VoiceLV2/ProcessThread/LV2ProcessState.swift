@@ -1,4 +1,5 @@
 import CLilv
+import Synchronization
 
 /// Everything the process thread touches for one plugin instance, allocated once before the
 /// instance runs: the instance, the buffers its ports are connected to, the control values and
@@ -27,6 +28,9 @@ struct LV2ProcessState {
     let portCount: Int
     /// Index of the output control port reporting latency, or -1.
     let latencyPort: Int
+    /// The latency port's value in samples as of the last run, published for other threads: the
+    /// plugin writes its port as a plain float during run(), so only the process thread reads it.
+    let publishedLatency: UnsafeMutablePointer<Atomic<Int>>
     /// Atom sequence buffers (`atomCount` of them) and, per buffer, its byte capacity and
     /// whether it is an input (reset to an empty sequence before each run) or an output (reset
     /// to an empty chunk of the whole capacity, for the plugin to write into).

@@ -76,17 +76,19 @@ public struct LV2Unit: ~Copyable {
     /// The current value of control port `portIndex` (inputs as set, outputs as the plugin last
     /// wrote them), or NaN for a bad index.
     ///
-    /// - Realtime: safe.
+    /// - Realtime: safe; only on the thread that runs `process`, between calls (the plugin writes
+    ///   its output ports as plain floats during a run).
     @_noLocks
     public func control(_ portIndex: Int) -> Float {
         let s = state.pointee
         return portIndex >= 0 && portIndex < s.portCount ? s.controls[portIndex] : .nan
     }
 
-    /// The latency the plugin reports on its latency port, in samples (0 without one). Valid
-    /// after a `process` call; re-read it when it may change and report it off the process thread.
+    /// The latency the plugin reports on its latency port, in samples (0 without one), as of its
+    /// last run. Valid after a `process` call; re-read it when it may change and report it off the
+    /// process thread.
     ///
-    /// - Realtime: safe.
+    /// - Realtime: safe; any thread (an atomic copy the process thread publishes after each run).
     @_noLocks
     public func latency() -> Int { state.pointee.reportedLatency() }
 
