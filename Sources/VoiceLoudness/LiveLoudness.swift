@@ -46,7 +46,8 @@ public final class LiveLoudness: @unchecked Sendable {
         self.running = running
         self.take = take
         self.sampleRate = sampleRate
-        let blocks = max(4, Int((Self.bufferSeconds * Double(sampleRate) / Double(Self.blockFrames)).rounded(.up)))
+        let blocks = BlockBuffer.blockCount(
+            holding: Self.bufferSeconds, sampleRate: sampleRate, blockFrames: Self.blockFrames)
         buffer = BlockBuffer(channels: 1, blockFrames: Self.blockFrames, blockCount: blocks)
         input = buffer.input
         meterThread = thread ? ConsumerThread(name: "voicerack-loudness") : nil

@@ -53,8 +53,8 @@ public final class LiveStream: @unchecked Sendable {
 
     private init(target: StreamTarget, sampleRate: Int, channels: Int, options: StreamOptions) {
         self.target = target
-        let blocks = max(
-            4, Int((options.bufferSeconds * Double(sampleRate) / Double(options.blockFrames)).rounded(.up)))
+        let blocks = BlockBuffer.blockCount(
+            holding: options.bufferSeconds, sampleRate: sampleRate, blockFrames: options.blockFrames)
         buffer = BlockBuffer(channels: channels, blockFrames: options.blockFrames, blockCount: blocks)
         input = buffer.input
         sender = StreamSender(

@@ -43,7 +43,7 @@ public struct RecordingSpec: Sendable {
 
     /// Number of blocks the buffer is made of (at least 4).
     var blockCount: Int {
-        max(4, Int((bufferSeconds * Double(sampleRate) / Double(blockFrames)).rounded(.up)))
+        BlockBuffer.blockCount(holding: bufferSeconds, sampleRate: sampleRate, blockFrames: blockFrames)
     }
 
     /// Path of the `index`-th file (0 is `path` itself): `voice.wav`, `voice-0002.wav`, ...

@@ -47,6 +47,12 @@ public final class BlockBuffer: @unchecked Sendable {
             blocks: pool.producer, shared: shared, producer: producer)
     }
 
+    /// Blocks of `blockFrames` frames enough to hold `seconds` of audio at `sampleRate` Hz, and
+    /// at least 4 (so the producer has a block to fill while the consumer holds others).
+    public static func blockCount(holding seconds: Double, sampleRate: Int, blockFrames: Int) -> Int {
+        max(4, Int((seconds * Double(sampleRate) / Double(blockFrames)).rounded(.up)))
+    }
+
     deinit {
         input.storage.deallocate()
         input.headers.deallocate()

@@ -21,8 +21,7 @@ public struct Delay: VoiceUnit {
         ParameterDescriptor(
             id: "feedback", name: "Feedback", range: 0...0.95, defaultValue: 0.35, unit: .ratio,
             smoothing: .glide(milliseconds: 10)),
-        ParameterDescriptor(
-            id: "mix", name: "Mix", range: 0...1, defaultValue: 0.3, unit: .ratio, smoothing: .glide(milliseconds: 10)),
+        .mix(defaultValue: 0.3),
         .bypass,
     ]
 

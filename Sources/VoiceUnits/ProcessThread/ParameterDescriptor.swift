@@ -67,6 +67,14 @@ public struct ParameterDescriptor: Sendable {
     public static let bypass = ParameterDescriptor(
         id: "bypass", name: "Bypass", range: 0...1, defaultValue: 0, unit: .ratio,
         smoothing: .glide(milliseconds: 10), labels: ["off", "on"])
+
+    /// The `mix` of an effect that adds to the voice (delay, reverb: `DryWetMix`), 0 dry only … 1
+    /// wet only; its gains glide over 10 ms, as the bypass's do.
+    public static func mix(defaultValue: Float) -> ParameterDescriptor {
+        ParameterDescriptor(
+            id: "mix", name: "Mix", range: 0...1, defaultValue: defaultValue, unit: .ratio,
+            smoothing: .glide(milliseconds: 10))
+    }
 }
 
 /// A unit's parameter values by index into its `parameters`, in fixed storage (no heap), so a

@@ -20,8 +20,7 @@ public struct Reverb: VoiceUnit {
         ParameterDescriptor(
             id: "damping", name: "Damping", range: 0...1, defaultValue: 0.5, unit: .ratio,
             smoothing: .glide(milliseconds: 10)),
-        ParameterDescriptor(
-            id: "mix", name: "Mix", range: 0...1, defaultValue: 0.25, unit: .ratio, smoothing: .glide(milliseconds: 10)),
+        .mix(defaultValue: 0.25),
         .bypass,
     ]
 
