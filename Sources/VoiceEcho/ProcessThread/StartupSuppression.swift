@@ -4,7 +4,7 @@ import VoiceRT
 ///
 /// speexdsp's filter needs ~1.5 s of far-end speech before it removes 10 dB, and the post-filter
 /// works from the filter's echo estimate, so the first seconds of a call keep most of the echo.
-/// Until the canceller has removed `doneRatio` (12 dB) over ~0.2 s of far-end frames, frames
+/// Until the canceller has removed `doneRatio` (18 dB) over ~0.2 s of far-end frames, frames
 /// where the far end plays (or its echo still rings: the reference's level is held with a
 /// 20 dB / 0.3 s decay) and the mic is at most 6 dB above that level are attenuated by `gain`
 /// (−20 dB). A loudspeaker's echo reaches the mic below the level it was sent at, so a mic well
@@ -12,7 +12,7 @@ import VoiceRT
 /// here: at the start there is none yet. Once the filter has converged this never acts again:
 /// after that a drop in removal is more often double talk than a moved speaker.
 ///
-/// It also ends after `budgetSeconds` (3 s) of far-end activity without converging: a filter
+/// It also ends after `budgetSeconds` (6 s) of far-end activity without converging: a filter
 /// that never "converges" (with headphones there is no echo to remove) would otherwise attenuate
 /// a near end quieter than the reference for the whole call (a 60 s freewheel render through
 /// echo-cancel lost 20 dB of its talker that way).
@@ -39,8 +39,11 @@ import VoiceRT
 struct StartupSuppression {
     /// Attenuation of echo-alone frames while converging (−20 dB).
     let gain: Float = 0.1
-    /// Canceller removal (mic / cancelled power) that ends the start-up (12 dB).
-    let doneRatio: Float = 16
+    /// Canceller removal (mic / cancelled power) that ends the start-up (18 dB). At 12 dB, and a
+    /// budget of 3 s, it ended while speexdsp's filter was still converging on recorded voices
+    /// (it removed 11–15 dB per frame 4–6 s into the yardstick's far end alone), and what the
+    /// post-filter left there is what AECMOS weighs most (docs/measurements.md, branch fe36b).
+    let doneRatio: Float = 63
     /// Weight of a frame in the ~0.2 s averages.
     let weight: Float
     /// Mic power over the held reference power above which the near end is taken to talk (6 dB).
@@ -50,7 +53,7 @@ struct StartupSuppression {
     /// Frames with the far end active after which the start-up ends even unconverged.
     let budgetFrames: Int
     /// Seconds of far-end activity in that budget.
-    static let budgetSeconds: Float = 3
+    static let budgetSeconds: Float = 6
     /// Canceller removal (mic / cancelled power) below which, after the probe, there is taken to
     /// be no echo (0.5 dB).
     let evidenceRatio: Float = 1.122
