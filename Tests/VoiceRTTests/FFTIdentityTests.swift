@@ -79,3 +79,27 @@ struct FFTIdentityTests {
         #expect(zip(re, x).allSatisfy { abs($0 - $1) < 1e-4 } && zip(im, y).allSatisfy { abs($0 - $1) < 1e-4 })
     }
 }
+
+extension FFTIdentityTests {
+    @Test(
+        "the inverse is the forward transform of the conjugate, conjugated and scaled, bit for bit",
+        arguments: [2, 4, 8, 16, 64, 512, 1024, 2048])
+    func inverseIsConjugateForward(size: Int) {
+        let (x, y) = Self.signal(size)
+        let fft = FFT(size: size)
+        var re = x
+        var im = y
+        re.withUnsafeMutableBufferPointer { r in
+            im.withUnsafeMutableBufferPointer { i in fft.inverse(r.baseAddress!, i.baseAddress!) }
+        }
+        // Negating the imaginary parts, in and out, turns each butterfly's twiddle into its
+        // conjugate with the same roundings; 1/size is a power of two, so scaling is exact.
+        var conjugateRe = x
+        var conjugateIm = y.map { -$0 }
+        conjugateRe.withUnsafeMutableBufferPointer { r in
+            conjugateIm.withUnsafeMutableBufferPointer { i in fft.forward(r.baseAddress!, i.baseAddress!) }
+        }
+        let scale = 1 / Float(size)
+        #expect(re == conjugateRe.map { $0 * scale } && im == conjugateIm.map { -$0 * scale })
+    }
+}

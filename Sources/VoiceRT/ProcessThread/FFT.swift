@@ -15,6 +15,14 @@ public struct FFT: ~Copyable {
     /// (j = k · size / (2 · half)), so four neighbouring butterflies load their twiddles at once.
     @usableFromInline let stageCos: UnsafeMutablePointer<Float>
     @usableFromInline let stageSin: UnsafeMutablePointer<Float>
+    /// −`stageSin`: the inverse transform's twiddles, so the vector stages load them instead of
+    /// multiplying each by the sign (negation is exact: the same numbers).
+    @usableFromInline let inverseSin: UnsafeMutablePointer<Float>
+    /// The bit-reversal permutation as its swaps: pairs (i, j), i < j, one after the other, so
+    /// the permutation runs without testing every index.
+    @usableFromInline let swaps: UnsafeMutablePointer<Int32>
+    /// Pairs in `swaps`.
+    @usableFromInline let swapCount: Int
 
     /// An FFT of `size` points; `size` must be a power of two ≥ 2.
     public init(size: Int) {
@@ -33,6 +41,8 @@ public struct FFT: ~Copyable {
             }
             half <<= 1
         }
+        inverseSin = .allocate(capacity: size)
+        for i in 0..<size { inverseSin[i] = -stageSin[i] }
         bitReverse = .allocate(capacity: size)
         var bits = 0
         while 1 << bits < size { bits += 1 }
@@ -41,12 +51,24 @@ public struct FFT: ~Copyable {
             for b in 0..<bits where i & (1 << b) != 0 { r |= 1 << (bits - 1 - b) }
             bitReverse[i] = Int32(r)
         }
+        var pairs = 0
+        for i in 0..<size where Int(bitReverse[i]) > i { pairs += 1 }
+        swapCount = pairs
+        swaps = .allocate(capacity: max(1, 2 * pairs))
+        pairs = 0
+        for i in 0..<size where Int(bitReverse[i]) > i {
+            swaps[2 * pairs] = Int32(i)
+            swaps[2 * pairs + 1] = bitReverse[i]
+            pairs += 1
+        }
     }
 
     deinit {
         stageCos.deallocate()
         stageSin.deallocate()
+        inverseSin.deallocate()
         bitReverse.deallocate()
+        swaps.deallocate()
     }
 
     /// Forward transform (e^{-iωt}) of `size` points held as separate real and imaginary arrays.
@@ -89,12 +111,17 @@ public struct FFT: ~Copyable {
     private func transform(
         _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, sign: Float
     ) {
-        permute(re, im)
-        guard size >= 4 else {
-            butterflies(re, im, half: 1, sign: sign)
-            return
+        if size >= 16 {
+            firstTwoStagesBeforePermuting(re, im, sign: sign)
+            permute(re, im)
+        } else {
+            permute(re, im)
+            guard size >= 4 else {
+                butterflies(re, im, half: 1, sign: sign)
+                return
+            }
+            firstTwoStages(re, im, sign: sign)
         }
-        firstTwoStages(re, im, sign: sign)
         var stage = 2
         while stage + 1 < stages {
             twoStages(re, im, half: 1 << stage, sign: sign)
@@ -129,35 +156,38 @@ public struct FFT: ~Copyable {
         }
         let first = half
         let second = 2 * half
+        let sines = sign > 0 ? stageSin : inverseSin
         var start = 0
         while start < size {
             var k = 0
             while k < half {
-                let p0 = start + k
-                let p1 = p0 + half
-                let p2 = p1 + half
-                let p3 = p2 + half
+                // Wrapping adds: indices under `size` cannot overflow, and the checks would
+                // cost a tenth of the loop.
+                let p0 = start &+ k
+                let p1 = p0 &+ half
+                let p2 = p1 &+ half
+                let p3 = p2 &+ half
                 // First stage: (p0, p1) and (p2, p3), both with twiddle k.
                 let wr = Self.load(stageCos + first + k)
-                let wi = Self.load(stageSin + first + k) * sign
+                let wi = Self.load(sines + first + k)
                 let (r0, i0, r1, i1) = Self.butterfly(
                     Self.load(re + p0), Self.load(im + p0), Self.load(re + p1), Self.load(im + p1), wr, wi)
                 let (r2, i2, r3, i3) = Self.butterfly(
                     Self.load(re + p2), Self.load(im + p2), Self.load(re + p3), Self.load(im + p3), wr, wi)
                 // Second stage: (p0, p2) with twiddle k, (p1, p3) with twiddle k + half.
                 let ur = Self.load(stageCos + second + k)
-                let ui = Self.load(stageSin + second + k) * sign
+                let ui = Self.load(sines + second + k)
                 let (a0, b0, a2, b2) = Self.butterfly(r0, i0, r2, i2, ur, ui)
                 let vr = Self.load(stageCos + second + k + half)
-                let vi = Self.load(stageSin + second + k + half) * sign
+                let vi = Self.load(sines + second + k + half)
                 let (a1, b1, a3, b3) = Self.butterfly(r1, i1, r3, i3, vr, vi)
                 Self.store(a0, b0, re, im, p0)
                 Self.store(a1, b1, re, im, p1)
                 Self.store(a2, b2, re, im, p2)
                 Self.store(a3, b3, re, im, p3)
-                k += 4
+                k &+= 4
             }
-            start += half * 4
+            start &+= half &* 4
         }
     }
 
@@ -221,15 +251,60 @@ public struct FFT: ~Copyable {
         }
     }
 
+    /// `firstTwoStages` done before the permutation rather than after, four blocks per vector
+    /// operation: the block of four points at s (a multiple of 4) takes, once permuted, the points
+    /// r, r + size/2, r + size/4 and r + 3·size/4 of the input (r = the bit reversal of s, under
+    /// size/4), so the same operations on those points, written back where they came from, leave
+    /// after the permutation the same numbers, bit for bit; and for neighbouring r the points lie
+    /// side by side. For `size` ≥ 16.
+    @inline(__always) @_noLocks
+    private func firstTwoStagesBeforePermuting(
+        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, sign: Float
+    ) {
+        let wr = SIMD4<Float>(repeating: stageCos[3])
+        let wi = SIMD4<Float>(repeating: sign * stageSin[3])
+        let q = size / 4
+        var r = 0
+        while r < q {
+            // The block's points 0, 1, 2 and 3 as `firstTwoStages` sees them.
+            let p0 = r
+            let p1 = r &+ 2 &* q
+            let p2 = r &+ q
+            let p3 = r &+ 3 &* q
+            let a0r = Self.load(re + p0)
+            let a0i = Self.load(im + p0)
+            let a1r = Self.load(re + p1)
+            let a1i = Self.load(im + p1)
+            let a2r = Self.load(re + p2)
+            let a2i = Self.load(im + p2)
+            let a3r = Self.load(re + p3)
+            let a3i = Self.load(im + p3)
+            let r0 = a0r + a1r
+            let i0 = a0i + a1i
+            let r1 = a0r - a1r
+            let i1 = a0i - a1i
+            let r2 = a2r + a3r
+            let i2 = a2i + a3i
+            let r3 = a2r - a3r
+            let i3 = a2i - a3i
+            Self.store(r0 + r2, i0 + i2, re, im, p0)
+            Self.store(r0 - r2, i0 - i2, re, im, p2)
+            let tr = r3 * wr - i3 * wi
+            let ti = r3 * wi + i3 * wr
+            Self.store(r1 + tr, i1 + ti, re, im, p1)
+            Self.store(r1 - tr, i1 - ti, re, im, p3)
+            r &+= 4
+        }
+    }
+
     /// The bit-reversal permutation that starts every transform.
     @inline(__always) @_noLocks
     private func permute(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>) {
-        for i in 0..<size {
-            let j = Int(bitReverse[i])
-            if j > i {
-                swapAt(re, i, j)
-                swapAt(im, i, j)
-            }
+        for p in 0..<swapCount {
+            let i = Int(swaps[2 &* p])
+            let j = Int(swaps[2 &* p &+ 1])
+            swapAt(re, i, j)
+            swapAt(im, i, j)
         }
     }
 
@@ -243,21 +318,22 @@ public struct FFT: ~Copyable {
             butterfliesScalar(re, im, half: half, sign: sign)
             return
         }
+        let sines = sign > 0 ? stageSin : inverseSin
         var start = 0
         while start < size {
             var k = 0
             while k < half {
                 let wr = Self.load(stageCos + half + k)
-                let wi = Self.load(stageSin + half + k) * sign
-                let a = start + k
-                let b = a + half
+                let wi = Self.load(sines + half + k)
+                let a = start &+ k
+                let b = a &+ half
                 let (ar, ai, br, bi) = Self.butterfly(
                     Self.load(re + a), Self.load(im + a), Self.load(re + b), Self.load(im + b), wr, wi)
                 Self.store(ar, ai, re, im, a)
                 Self.store(br, bi, re, im, b)
-                k += 4
+                k &+= 4
             }
-            start += half * 2
+            start &+= half &* 2
         }
     }
 

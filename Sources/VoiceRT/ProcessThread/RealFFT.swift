@@ -49,9 +49,13 @@ public struct RealFFT: ~Copyable {
         _ signal: UnsafePointer<Float>, re: UnsafeMutablePointer<Float>, im: UnsafeMutablePointer<Float>
     ) {
         let m = size / 2
-        for j in 0..<m {
-            re[j] = signal[2 * j]
-            im[j] = signal[2 * j + 1]
+        if m >= 16 {
+            Self.deinterleave(signal, re, im, m)
+        } else {
+            for j in 0..<m {
+                re[j] = signal[2 * j]
+                im[j] = signal[2 * j + 1]
+            }
         }
         half.forward(re, im)
         let z0r = re[0]
@@ -60,6 +64,17 @@ public struct RealFFT: ~Copyable {
         im[0] = 0
         re[m] = z0r - z0i
         im[m] = 0
+        if m >= 16 {
+            splitPairs(re, im, m)
+        } else {
+            splitPairsOneByOne(re, im, m)
+        }
+    }
+
+    /// `forward`'s closing loop over the bin pairs (k, m − k) of the half-size spectrum, one pair
+    /// at a time.
+    @inline(__always) @_noLocks
+    func splitPairsOneByOne(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, _ m: Int) {
         for k in 1...(m / 2) {
             let (a, b, c, d, er, ei) = Self.mirroredPair(re, im, k, m)
             // E_k and O_k, then X_k = E + W·O and X_{m−k} = conj(E − W·O).
@@ -89,6 +104,25 @@ public struct RealFFT: ~Copyable {
         let xm = re[m]
         re[0] = 0.5 * (x0 + xm)
         im[0] = 0.5 * (x0 - xm)
+        if m >= 16 {
+            joinPairs(re, im, m)
+        } else {
+            joinPairsOneByOne(re, im, m)
+        }
+        half.inverse(re, im)
+        if m >= 16 {
+            Self.interleave(re, im, signal, m)
+            return
+        }
+        for j in 0..<m {
+            signal[2 * j] = re[j]
+            signal[2 * j + 1] = im[j]
+        }
+    }
+
+    /// `inverse`'s opening loop over the bin pairs (k, m − k), one pair at a time.
+    @inline(__always) @_noLocks
+    func joinPairsOneByOne(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, _ m: Int) {
         for k in 1...(m / 2) {
             let (a, b, c, d, er, ei) = Self.mirroredPair(re, im, k, m)
             // E_k = ½(X_k + X*_{m−k}), O_k = ½(X_k − X*_{m−k})·conj(W^k); Z_k = E + iO and
@@ -104,11 +138,122 @@ public struct RealFFT: ~Copyable {
             re[m - k] = er + oi
             im[m - k] = -ei + or
         }
-        half.inverse(re, im)
-        for j in 0..<m {
-            signal[2 * j] = re[j]
-            signal[2 * j + 1] = im[j]
+    }
+
+    /// `joinPairsOneByOne` four pairs per vector operation, as `splitPairs` does
+    /// `splitPairsOneByOne` (the same numbers). For m a multiple of 8.
+    @inline(__always) @_noLocks
+    func joinPairs(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, _ m: Int) {
+        let half = SIMD4<Float>(repeating: 0.5)
+        vectorPairs(re, im, m) { a, b, c, d, er, ei, wr, sine in
+            let dr = half * (a - c)
+            let di = half * (b + d)
+            let wi = -sine
+            let or = dr * wr - di * wi
+            let oi = dr * wi + di * wr
+            return (er - oi, ei + or, er + oi, -ei + or)
         }
+    }
+
+    /// `splitPairsOneByOne` four pairs per vector operation (the same numbers, bit for bit). For
+    /// m a multiple of 8.
+    @inline(__always) @_noLocks
+    func splitPairs(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, _ m: Int) {
+        let half = SIMD4<Float>(repeating: 0.5)
+        vectorPairs(re, im, m) { a, b, c, d, er, ei, wr, wi in
+            let or = half * (b + d)
+            let oi = half * (c - a)
+            let tr = wr * or - wi * oi
+            let ti = wr * oi + wi * or
+            return (er + tr, ei + ti, er - tr, -(ei - ti))
+        }
+    }
+
+    /// The loop of `splitPairs` and `joinPairs`: for each four neighbouring bin pairs (k, m − k),
+    /// `pair` gets `mirroredVectors` and the twiddles (cosines, sines) of k…k + 3 and gives bins
+    /// k…k + 3 and m − k…m − k − 3 (real, imaginary). Lane j does pair k + j's scalar operations,
+    /// the mirrored bins loaded and stored reversed. The pairs are disjoint but for k = m/2 (its
+    /// own mirror, in the last lane of the last group, where the mirrored store comes last as in
+    /// the scalar loops). Indices stay under `size`: wrapping arithmetic, unchecked.
+    @inline(__always) @_noLocks
+    private func vectorPairs(
+        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, _ m: Int,
+        _ pair: (
+            SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>,
+            SIMD4<Float>
+        ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    ) {
+        var k = 1
+        while k <= m / 2 {
+            let mirror = m &- k &- 3
+            let (a, b, c, d, er, ei) = Self.mirroredVectors(re, im, k, mirror)
+            let (xr, xi, yr, yi) = pair(a, b, c, d, er, ei, Self.load(twiddleCos + k), Self.load(twiddleSin + k))
+            Self.store(xr, re + k)
+            Self.store(xi, im + k)
+            Self.store(Self.reversed(yr), re + mirror)
+            Self.store(Self.reversed(yi), im + mirror)
+            k &+= 4
+        }
+    }
+
+    /// Even samples of `signal` (2·`m`) to `re`, odd ones to `im`, eight at a time. For m a multiple of 4.
+    @inline(__always) @_noLocks
+    private static func deinterleave(
+        _ signal: UnsafePointer<Float>, _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, _ m: Int
+    ) {
+        var j = 0
+        while j < m {
+            let v = UnsafeRawPointer(signal + 2 &* j).loadUnaligned(as: SIMD8<Float>.self)
+            store(v.evenHalf, re + j)
+            store(v.oddHalf, im + j)
+            j &+= 4
+        }
+    }
+
+    /// `re` to the even samples of `signal` (2·`m`), `im` to the odd ones, eight at a time. For m a multiple of 4.
+    @inline(__always) @_noLocks
+    private static func interleave(
+        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, _ signal: UnsafeMutablePointer<Float>,
+        _ m: Int
+    ) {
+        var j = 0
+        while j < m {
+            var v = SIMD8<Float>()
+            v.evenHalf = load(re + j)
+            v.oddHalf = load(im + j)
+            UnsafeMutableRawPointer(signal + 2 &* j).storeBytes(of: v, as: SIMD8<Float>.self)
+            j &+= 4
+        }
+    }
+
+    /// `mirroredPair` for four neighbouring pairs: bins k…k + 3 and, reversed, `mirror`…`mirror` + 3.
+    @inline(__always)
+    private static func mirroredVectors(
+        _ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, _ k: Int, _ mirror: Int
+    ) -> (
+        a: SIMD4<Float>, b: SIMD4<Float>, c: SIMD4<Float>, d: SIMD4<Float>, er: SIMD4<Float>, ei: SIMD4<Float>
+    ) {
+        let half = SIMD4<Float>(repeating: 0.5)
+        let a = load(re + k)
+        let b = load(im + k)
+        let c = reversed(load(re + mirror))
+        let d = reversed(load(im + mirror))
+        return (a, b, c, d, half * (a + c), half * (b - d))
+    }
+
+    @inline(__always)
+    private static func load(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inline(__always)
+    private static func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+    }
+
+    @inline(__always)
+    private static func reversed(_ v: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(v[3], v[2], v[1], v[0])
     }
 
     /// Bin `k` and bin `m − k` of a half-size spectrum (`a + ib` and `c + id`), and the real
