@@ -108,6 +108,10 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// The share of the mic's power in 200–4000 Hz that the echo estimate explains, from the
     /// coherence statistics of the last frame analysed; −1 while the coherence gain is off.
     private(set) var echoShare: Float = -1
+    /// The same share over the last 0.4 s (`RecentEchoShare`): the residual model's
+    /// far-end-alone decision; −1 while the coherence gain is off.
+    private(set) var recentEchoShare: Float = -1
+    private let recent: RecentEchoShare
 
     /// A post-filter for `frameSize`-sample frames at `sampleRate` Hz; `coherenceDrive` 0 leaves
     /// the coherence gain out.
@@ -143,6 +147,7 @@ struct ResidualEchoSuppressor: ~Copyable {
         func bin(_ hertz: Double) -> Int { Int((hertz * Double(n) / Double(sampleRate)).rounded()) }
         let lowShareBin = max(1, bin(200))
         shareBins = lowShareBin..<max(lowShareBin, min(n / 2 + 1, bin(4000)))
+        recent = RecentEchoShare(bins: shareBins.count, frameSize: frameSize, sampleRate: sampleRate)
         // Even, so that every fitted bin is an even one (see `fitLeftover`); 2 at every rate
         // voicerack runs at.
         fitStart = lowShareBin + lowShareBin % 2
@@ -188,6 +193,7 @@ struct ResidualEchoSuppressor: ~Copyable {
         ] { p.deallocate() }
         bandStart.deallocate()
         coherence.deallocate()
+        recent.deallocate()
         leftover.deallocate()
     }
 
@@ -245,6 +251,7 @@ struct ResidualEchoSuppressor: ~Copyable {
     ) {
         guard isOn else {
             echoShare = -1
+            recentEchoShare = -1
             return
         }
         let n = fft.size
@@ -273,13 +280,19 @@ struct ResidualEchoSuppressor: ~Copyable {
                 let yi = re[j] - re[k]
                 pe += er * er + ei * ei
                 py += yr * yr + yi * yi
-                if coherence.isOn { coherence.accumulate(k, yr: yr, yi: yi, dr: er + yr, di: ei + yi) }
+                if coherence.isOn {
+                    coherence.accumulate(k, yr: yr, yi: yi, dr: er + yr, di: ei + yi)
+                    if shareBins.contains(k) {
+                        recent.accumulate(k - shareBins.lowerBound, yr: yr, yi: yi, dr: er + yr, di: ei + yi)
+                    }
+                }
             }
             error[b] = pe
             echo[b] = py
             if coherence.isOn { coherenceGain[b] = coherence.suppression(bandStart[b]..<bandStart[b + 1]) }
         }
         echoShare = coherence.isOn ? coherence.explainedShare(shareBins) : -1
+        recentEchoShare = coherence.isOn ? recent.share() : -1
         if leftover.isOn, let reference { fitLeftover(reference) }
     }
 

@@ -42,10 +42,10 @@ extension SpeexEchoCanceller {
             cancelledPower = SampleConversion.power(b.output16, f)
             estimate = SampleConversion.estimateFit(mic: b.mic16, error: b.output16, f)
             // The far end alone: the echo estimate explains nearly all the mic (the coherence
-            // statistics) in the last frame analysed; without them, the near-end detector's last
-            // word. Read before this frame's analysis, so that blocks that defer it to the next
-            // cycle decide alike, sample for sample.
-            let share = postFilter.echoShare
+            // statistics over the last 0.4 s, `RecentEchoShare`) in the last frame analysed;
+            // without them, the near-end detector's last word. Read before this frame's analysis,
+            // so that blocks that defer it to the next cycle decide alike, sample for sample.
+            let share = postFilter.recentEchoShare
             let nearEnd = share >= 0 ? share < cancellerResidual.farAloneShare : frame.voiced
             if defersFrameAnalysis {
                 for i in 0..<f { b.cancelled16[i] = b.output16[i] }
