@@ -160,6 +160,29 @@ struct StartupSuppressionTests {
         #expect(startup.active)
     }
 
+    /// A far-end pause inside the probe, then a loud burst whose first frame the filter has not
+    /// caught yet (mic and output equal): the 0.2 s average, holding only the pause's tiny powers,
+    /// read that one frame as "no echo" and ended the start-up, though the filter removed 3 dB
+    /// before the pause and after the onset. The probe weighs all its energy, so it goes on.
+    @Test("a burst's first frame after a far-end pause does not end the probe")
+    func burstAfterPauseKeepsProbe() {
+        var startup = StartupSuppression(frameSize: 480, sampleRate: 48_000, enabled: true)
+        var attenuatedAfterOnset = 0
+        for i in 0..<120 {
+            let (mic, cancelled, reference): (Float, Float, Float) =
+                switch i {
+                case 0..<10: (0.0025, 0.00125, 0.01)  // 3 dB removed
+                case 10..<60: (1e-7, 1e-7, 1e-4)  // the far end pauses
+                case 60: (0.04, 0.04, 0.04)  // the burst's onset, not caught yet
+                default: (0.0025, 0.00125, 0.01)
+                }
+            let gain = startup.update(micPower: mic, cancelledPower: cancelled, referencePower: reference)
+            if i > 60 && gain < 1 { attenuatedAfterOnset += 1 }
+        }
+        #expect(attenuatedAfterOnset == 59, "attenuated \(attenuatedAfterOnset) of 59 frames after the onset")
+        #expect(startup.active)
+    }
+
     /// Gains over `frames` frames of 10 ms at 48 kHz after 3 s of a converged canceller (20 dB
     /// removed, the far end 6 dB over the mic), for frames `frame(i)` gives: mic, cancelled and
     /// reference power, error × estimate.

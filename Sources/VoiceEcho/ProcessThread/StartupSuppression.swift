@@ -18,7 +18,11 @@ import VoiceRT
 /// echo-cancel lost 20 dB of its talker that way).
 ///
 /// It ends sooner when the canceller shows no echo: from `probeSeconds` (0.4 s) of far-end
-/// activity to twice that, it removes less than `evidenceRatio` (0.5 dB) over its ~0.2 s average.
+/// activity to twice that, it removes less than `evidenceRatio` (0.5 dB) of the mic's energy
+/// since the probe began. Not over the ~0.2 s average: after a pause in the far end that average
+/// holds only the quiet frames' tiny powers, and the first frame of the next burst, whose echo the
+/// filter's estimate has not caught yet, outweighs them all and read as "no echo" while the
+/// filter removed 4–8 dB around it (docs/measurements.md, branch conv36).
 /// With a real echo the filter has taken a dB or more by then, though it is far from converged;
 /// with none its output is the mic (figures in docs/measurements.md). Not earlier: at a quiet near
 /// end's onset the output reads a few dB under the mic for a while with no echo at all. Not later
@@ -64,6 +68,9 @@ struct StartupSuppression {
     private var farFrames = 0
     /// `farFrames` when the probe began: at the start, or when the filter last restarted.
     private var probeStart = 0
+    /// Mic and cancelled energy (sums of mean squares) over far-end frames since the probe began.
+    private var probeMic: Float = 0
+    private var probeCancelled: Float = 0
     /// Ended for lack of evidence of an echo: a filter restarted onto a new delay may find one.
     private var endedWithoutEcho = false
     /// Frames with the far end active that a suppression re-armed by a path change lasts.
@@ -133,8 +140,10 @@ struct StartupSuppression {
             active = false
             return 1
         }
+        probeMic += micPower
+        probeCancelled += cancelledPower
         let sinceProbe = farFrames - probeStart
-        if sinceProbe > probeFrames && sinceProbe <= 2 * probeFrames && mic < evidenceRatio * cancelled {
+        if sinceProbe > probeFrames && sinceProbe <= 2 * probeFrames && probeMic < evidenceRatio * probeCancelled {
             active = false
             endedWithoutEcho = true
             return 1
@@ -168,6 +177,8 @@ struct StartupSuppression {
         active = true
         endedWithoutEcho = false
         probeStart = farFrames
+        probeMic = 0
+        probeCancelled = 0
         mic = 0
         cancelled = 0
     }
