@@ -4,7 +4,8 @@ import VoiceTestSupport
 
 @testable import VoiceEcho
 
-/// The residual model's far-end-alone decision (`RecentEchoShare`): back within 1.5 s of a
+/// The residual model's far-end-alone decision (`ResidualEchoSuppressor.recentEchoShare`, from
+/// `SmoothedCrossSpectra` over `recentShareTimeConstant`): back within 1.5 s of a
 /// talker stopping, where the coherence gain's 0.8 s statistics (`EchoCoherence`) still read
 /// the talker.
 @Suite("Recent echo share")
@@ -13,7 +14,9 @@ struct RecentEchoShareTests {
     func shareRecoversAfterDoubleTalk() {
         var random = SeededRandom(seed: 21)
         let bins = 64
-        let recent = RecentEchoShare(bins: bins, frameSize: 384, sampleRate: 48_000)
+        let recent = SmoothedCrossSpectra(
+            bins: bins, frameSize: 384, sampleRate: 48_000,
+            timeConstant: ResidualEchoSuppressor.recentShareTimeConstant)
         let slow = EchoCoherence(drive: 0.2, bins: bins, frameSize: 384, sampleRate: 48_000)
         defer {
             recent.deallocate()
@@ -38,9 +41,9 @@ struct RecentEchoShareTests {
                 recent.accumulate(k, yr: y.0, yi: y.1, dr: d.0, di: d.1)
                 slow.accumulate(k, yr: y.0, yi: y.1, dr: d.0, di: d.1)
             }
-            if talks && frame >= farAlone + 50 { inDoubleTalk = max(inDoubleTalk, recent.share()) }
+            if talks && frame >= farAlone + 50 { inDoubleTalk = max(inDoubleTalk, recent.explainedShare(0..<bins)) }
             if frame >= farAlone + doubleTalk {
-                recentAfter.append(recent.share())
+                recentAfter.append(recent.explainedShare(0..<bins))
                 slowAfter.append(slow.explainedShare(0..<bins))
             }
         }

@@ -54,7 +54,7 @@ struct CancellerResidual: ~Copyable {
     /// echo itself and stands above the echo estimate.
     let mostBandLeak: Float = 4
     /// Least share of the mic's power in 200–4000 Hz the echo estimate must explain (the
-    /// post-filter's coherence statistics over the last 0.4 s, `RecentEchoShare`) for a frame to
+    /// post-filter's coherence statistics over the last 0.4 s, `ResidualEchoSuppressor.recentEchoShare`) for a frame to
     /// count as the far end alone here.
     let farAloneShare: Float = 0.95
 

@@ -40,15 +40,13 @@ struct EchoCoherence {
     /// Exponent on 1 − C (0 switches the coherence gain off): 1 is the full Wiener-like gain,
     /// lower values keep double talk and remove less. A live control (`setDrive`).
     private(set) var drive: Float
-    /// Weight of the newest frame in the smoothed spectra.
-    private let newWeight: Float
     /// Weight of the newest frame in a mic bin's power at a talker's onset.
     private let talkerRiseWeight: Float
-    /// Smoothed |D|², |Ŷ|² and Ŷ·conj(D) per FFT bin.
-    private let micPower, echoPower, crossReal, crossImaginary: UnsafeMutablePointer<Float>
+    /// The smoothed auto and cross spectra, over `timeConstant`.
+    private let spectra: SmoothedCrossSpectra
     /// |D|² as the gain sees it: rising within `talkerRiseTimeConstant` at a talker's onset.
-    /// The explained share (the health figure's double-talk test) keeps `micPower`: with the
-    /// fast rise it also left out the canceller's own bad frames and read 5 dB high.
+    /// The explained share (the health figure's double-talk test) keeps the spectra's mic power:
+    /// with the fast rise it also left out the canceller's own bad frames and read 5 dB high.
     private let gainMicPower: UnsafeMutablePointer<Float>
 
     /// True when the coherence gain takes part (drive above 0). Stored, not computed: the
@@ -60,14 +58,10 @@ struct EchoCoherence {
         self.drive = drive
         isOn = drive > 0
         let frameSeconds = Double(frameSize) / Double(sampleRate)
-        newWeight = Float(1 - exp(-frameSeconds / Self.timeConstant))
         talkerRiseWeight = Float(1 - exp(-frameSeconds / Self.talkerRiseTimeConstant))
-        let storage = UnsafeMutablePointer<Float>.zeroed(5 * bins)
-        micPower = storage
-        echoPower = storage + bins
-        crossReal = storage + 2 * bins
-        crossImaginary = storage + 3 * bins
-        gainMicPower = storage + 4 * bins
+        spectra = SmoothedCrossSpectra(
+            bins: bins, frameSize: frameSize, sampleRate: sampleRate, timeConstant: Self.timeConstant)
+        gainMicPower = .zeroed(max(bins, 1))
     }
 
     /// Sets the exponent (clamped to 0...1; 0 or NaN switches the gain off). Switched on again,
@@ -81,23 +75,21 @@ struct EchoCoherence {
     }
 
     /// Frees the spectra; call once, from the thread that owns the engine.
-    func deallocate() { micPower.deallocate() }
+    func deallocate() {
+        spectra.deallocate()
+        gainMicPower.deallocate()
+    }
 
     /// Adds one frame's bin `k`: the echo estimate's spectrum (yr, yi) and the mic's (dr, di).
     ///
     /// - Realtime: safe.
     @inline(__always) @_noLocks
     func accumulate(_ k: Int, yr: Float, yi: Float, dr: Float, di: Float) {
-        let w = newWeight
         let mic = dr * dr + di * di
         let echo = yr * yr + yi * yi
-        let talkerOnset = mic > gainMicPower[k] && echo <= Self.echoRiseShare * echoPower[k]
-        gainMicPower[k] += (talkerOnset ? talkerRiseWeight : w) * (mic - gainMicPower[k])
-        micPower[k] += w * (mic - micPower[k])
-        echoPower[k] += w * (echo - echoPower[k])
-        // Ŷ · conj(D)
-        crossReal[k] += w * (yr * dr + yi * di - crossReal[k])
-        crossImaginary[k] += w * (yi * dr - yr * di - crossImaginary[k])
+        let talkerOnset = mic > gainMicPower[k] && echo <= Self.echoRiseShare * spectra.echoPower[k]
+        gainMicPower[k] += (talkerOnset ? talkerRiseWeight : spectra.newWeight) * (mic - gainMicPower[k])
+        spectra.accumulate(k, yr: yr, yi: yi, dr: dr, di: di)
     }
 
     /// The share of the mic's power the echo estimate explains over bins `bins`, in 0...1: the
@@ -106,16 +98,7 @@ struct EchoCoherence {
     ///
     /// - Realtime: safe.
     @_noLocks
-    func explainedShare(_ bins: Range<Int>) -> Float {
-        var explained: Float = 0
-        var total: Float = 0
-        for k in bins {
-            let cross = crossReal[k] * crossReal[k] + crossImaginary[k] * crossImaginary[k]
-            explained += cross / max(echoPower[k], 1e-30)
-            total += micPower[k]
-        }
-        return total > 0 ? min(explained / total, 1) : 0
-    }
+    func explainedShare(_ bins: Range<Int>) -> Float { spectra.explainedShare(bins) }
 
     /// The power gain the coherence allows over bins `bins`: (1 − mean C)^(2 · drive), in 0...1.
     ///
@@ -123,9 +106,10 @@ struct EchoCoherence {
     @_noLocks
     func suppression(_ bins: Range<Int>) -> Float {
         var coherence: Float = 0
+        let crossReal = spectra.crossReal, crossImaginary = spectra.crossImaginary
         for k in bins {
             let cross = crossReal[k] * crossReal[k] + crossImaginary[k] * crossImaginary[k]
-            coherence += cross / max(echoPower[k] * gainMicPower[k], 1e-30)
+            coherence += cross / max(spectra.echoPower[k] * gainMicPower[k], 1e-30)
         }
         let unexplained = max(1 - coherence / Float(max(bins.count, 1)), Self.leastUnexplained)
         return RealtimeMath.power(unexplained, 2 * drive)

@@ -108,10 +108,21 @@ struct ResidualEchoSuppressor: ~Copyable {
     /// The share of the mic's power in 200–4000 Hz that the echo estimate explains, from the
     /// coherence statistics of the last frame analysed; −1 while the coherence gain is off.
     private(set) var echoShare: Float = -1
-    /// The same share over the last 0.4 s (`RecentEchoShare`): the residual model's
+    /// The same share over the last `recentShareTimeConstant` seconds: the residual model's
     /// far-end-alone decision; −1 while the coherence gain is off.
     private(set) var recentEchoShare: Float = -1
-    private let recent: RecentEchoShare
+    /// Seconds of memory of `recentEchoShare`'s statistics. The coherence gain's 0.8 s, which
+    /// the gain needs (shorter estimates scatter and cost double talk), holds the near end's voice
+    /// in the mic's power long after the talker stopped: with a talker as loud as the echo the
+    /// share needs about 2.5 s to climb back over 0.95, and in those seconds `CancellerResidual`
+    /// neither learns the residual from the reference nor takes its bands' leaks, so the echo just
+    /// after double talk is suppressed less than elsewhere. With 0.4 s it is back in half that
+    /// time while a talker still pulls it down at once; shorter memories (0.25 s) let the
+    /// estimate's own scatter judge some double-talk frames far-end alone (figures in
+    /// docs/measurements.md, branch dt36).
+    static let recentShareTimeConstant = 0.4
+    /// The statistics of `recentEchoShare`, accumulated over `shareBins` only.
+    private let recent: SmoothedCrossSpectra
 
     /// A post-filter for `frameSize`-sample frames at `sampleRate` Hz; `coherenceDrive` 0 leaves
     /// the coherence gain out.
@@ -147,7 +158,8 @@ struct ResidualEchoSuppressor: ~Copyable {
         func bin(_ hertz: Double) -> Int { Int((hertz * Double(n) / Double(sampleRate)).rounded()) }
         let lowShareBin = max(1, bin(200))
         shareBins = lowShareBin..<max(lowShareBin, min(n / 2 + 1, bin(4000)))
-        recent = RecentEchoShare(bins: shareBins.count, frameSize: frameSize, sampleRate: sampleRate)
+        recent = SmoothedCrossSpectra(
+            bins: n / 2 + 1, frameSize: frameSize, sampleRate: sampleRate, timeConstant: Self.recentShareTimeConstant)
         // Even, so that every fitted bin is an even one (see `fitLeftover`); 2 at every rate
         // voicerack runs at.
         fitStart = lowShareBin + lowShareBin % 2
@@ -283,7 +295,7 @@ struct ResidualEchoSuppressor: ~Copyable {
                 if coherence.isOn {
                     coherence.accumulate(k, yr: yr, yi: yi, dr: er + yr, di: ei + yi)
                     if shareBins.contains(k) {
-                        recent.accumulate(k - shareBins.lowerBound, yr: yr, yi: yi, dr: er + yr, di: ei + yi)
+                        recent.accumulate(k, yr: yr, yi: yi, dr: er + yr, di: ei + yi)
                     }
                 }
             }
@@ -292,7 +304,7 @@ struct ResidualEchoSuppressor: ~Copyable {
             if coherence.isOn { coherenceGain[b] = coherence.suppression(bandStart[b]..<bandStart[b + 1]) }
         }
         echoShare = coherence.isOn ? coherence.explainedShare(shareBins) : -1
-        recentEchoShare = coherence.isOn ? recent.share() : -1
+        recentEchoShare = coherence.isOn ? recent.explainedShare(shareBins) : -1
         if leftover.isOn, let reference { fitLeftover(reference) }
     }
 

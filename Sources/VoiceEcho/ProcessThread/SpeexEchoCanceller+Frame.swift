@@ -42,7 +42,7 @@ extension SpeexEchoCanceller {
             cancelledPower = SampleConversion.power(b.output16, f)
             estimate = SampleConversion.estimateFit(mic: b.mic16, error: b.output16, f)
             // The far end alone: the echo estimate explains nearly all the mic (the coherence
-            // statistics over the last 0.4 s, `RecentEchoShare`) in the last frame analysed;
+            // statistics over the last 0.4 s, `ResidualEchoSuppressor.recentEchoShare`) in the last frame analysed;
             // without them, the near-end detector's last word. Read before this frame's analysis,
             // so that blocks that defer it to the next cycle decide alike, sample for sample.
             let share = postFilter.recentEchoShare
