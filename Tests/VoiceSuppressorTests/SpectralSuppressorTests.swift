@@ -155,3 +155,41 @@ struct SpectralSuppressorTests {
         #expect(worst < 1e-4, "largest difference \(worst)")
     }
 }
+
+/// The speech presence in frames the canceller judges the far end alone (`farEndAlone`).
+@Suite("Spectral suppressor, far end alone")
+struct SpectralSuppressorFarEndAloneTests {
+    /// How far (dB) white noise standing for residual echo comes down when the residual handed in
+    /// is its own expected power per bin, the frames judged far end alone or not.
+    static func echoDrop(farEndAlone: Bool) -> Float {
+        let frameSize = 384
+        let rate = 48_000
+        let rms: Float = 0.01
+        let input = Signals.whiteNoise(count: rate * 4, rms: rms, seed: 5)
+        var suppressor = SpectralSuppressor(
+            frameSize: frameSize, sampleRate: rate, denoise: false, noiseFloorDB: -20,
+            babbleFloorDB: -12, echoFloorDB: -45, echoActiveFloorDB: -10)
+        suppressor.farEndAlone = farEndAlone
+        let residual = [Float](
+            repeating: rms * rms * suppressor.windowEnergy, count: suppressor.residualFFTSize / 2 + 1)
+        var output = input
+        output.withUnsafeMutableBufferPointer { o in
+            residual.withUnsafeBufferPointer { r in
+                for start in stride(from: 0, through: input.count - frameSize, by: frameSize) {
+                    suppressor.process(o.baseAddress! + start, residual: r.baseAddress!)
+                }
+            }
+        }
+        return SpectralSuppressorTests.powerDB(input[(rate * 2)...])
+            - SpectralSuppressorTests.powerDB(output[(rate * 2)...])
+    }
+
+    @Test("echo the residual claims whole comes down to the echo floor only while the far end talks alone")
+    func farEndAloneReachesEchoFloor() {
+        let judgedAlone = Self.echoDrop(farEndAlone: true)
+        let notJudged = Self.echoDrop(farEndAlone: false)
+        // Judged alone, the presence falls and the echo floor applies; not judged so, the LSA gain.
+        #expect(judgedAlone > notJudged + 10, "far end alone \(judgedAlone) dB, not judged so \(notJudged) dB")
+        #expect(judgedAlone > 20, "far end alone: the echo came down \(judgedAlone) dB")
+    }
+}

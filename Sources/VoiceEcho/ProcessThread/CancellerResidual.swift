@@ -97,6 +97,10 @@ struct CancellerResidual: ~Copyable {
     private var variance: Float = 1
     private var adaptation: Float = 0
     private var adapted = false
+    /// The canceller's output power over this residual's (both summed over bins) after the last
+    /// `update`: under 1 where the residual claims all the output holds, as with the far end
+    /// alone; a near end's onset stands above it at once. Infinite until adapted.
+    private(set) var outputOverResidual: Float = .infinity
     /// The leak as last estimated, 0.005...1.
     private(set) var leak: Float = 0
     /// Bands of the per-band leak, and each band's end bin.
@@ -283,5 +287,9 @@ struct CancellerResidual: ~Copyable {
         fromReference.update(
             output: output, reference: reference, speakers: speakers, farAlone: adapted && farPlays && !nearEndTalks)
         if adapted { fromReference.raise(power, windowScale: windowScale) }
+        var claimed: Float = 0
+        for k in 0..<bins { claimed += power[k] }
+        outputOverResidual =
+            adapted ? fromReference.lastOutputPower * windowScale / max(claimed, .leastNormalMagnitude) : .infinity
     }
 }

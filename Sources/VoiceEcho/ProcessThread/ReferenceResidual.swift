@@ -45,6 +45,8 @@ struct ReferenceResidual: ~Copyable {
     private let held, outputMean, referenceMean, covariance, variance, gain: UnsafeMutablePointer<Float>
     /// Per bin: the output's power this frame (the residual never claims more).
     private let outputPower: UnsafeMutablePointer<Float>
+    /// The output's power this frame, summed over bins (after `update`).
+    private(set) var lastOutputPower: Float = 0
     /// The block that holds the per-bin arrays.
     private let perBin: UnsafeMutablePointer<Float>
 
@@ -115,6 +117,9 @@ struct ReferenceResidual: ~Copyable {
             held[k] = max(x, release * held[k])
             outputPower[k] = e
         }
+        var total: Float = 0
+        for k in 0..<bins { total += outputPower[k] }
+        lastOutputPower = total
         guard farAlone else { return }
         for k in 0..<bins {
             let s = held[k]

@@ -65,6 +65,13 @@ extension SpeexEchoCanceller {
                 for i in 0..<f { learnedInput[i] = output[i] }
                 echoOnlySuppressor.process(learnedInput, residual: residual)
             }
+            // Far end alone for the suppressor's presence: the coherence share says so, the
+            // detector hears no voice, and the residual claims twice what the output holds this
+            // frame (its estimate runs over the echo left; a near end stands above it at once).
+            // Once rather than twice let the near end of a synthetic double talk fall under the
+            // SI-SDR `VoicerackSuppressorTests` allows (docs/measurements.md, branch fe36c).
+            suppressor.farEndAlone =
+                estimatesResidual && !nearEnd && !frame.voiced && cancellerResidual.outputOverResidual < 0.5
             if suppresses { suppressor.process(output, residual: residual) }
         } else {
             // Bypass (a `raw`-like preset whose leveller or ducking needs the voice decision; `raw`

@@ -55,6 +55,14 @@ public struct SpectralSuppressor: ~Copyable, NoiseSuppressor {
     /// tail. speexdsp's 0.6 per frame, 280 dB/s, let the tail through (with the weights above,
     /// both far end alone and double talk gained: the same section).
     let echoRelease: Float
+    /// How much larger the speech presence reads the residual echo in a frame the canceller judges
+    /// the far end alone (`farEndAlone`). The residual model claims about what the echo holds, so
+    /// an echo-only bin's γ fluctuates about 1, over the presence's −5 dB, and the presence read
+    /// 1 there: the gain was the LSA gain alone, not the echo floor. The gain's own ξ
+    /// keeps the estimate as it is (docs/measurements.md, branch fe36c).
+    let aloneEchoScale: Float = 3
+    /// Set by the canceller before `process`: this frame is the far end alone (process thread).
+    public var farEndAlone = false
 
     private var noise: NoiseSpectrumTracker
     private var presence: SpeechPresence
@@ -246,16 +254,23 @@ public struct SpectralSuppressor: ~Copyable, NoiseSuppressor {
         let tiny: Float = 1e-12
         let echoMemory = remembers * echoMemory
         let noiseMemory = remembers * (steadyNoiseMemory + (babbleMemory - steadyNoiseMemory) * noise.babble)
-        for k in 0..<n {
-            let noiseK = noiseWeight * noisePower[k]
-            let total = noiseK + echo[k] + tiny
-            let memory = echoMemory + (noiseMemory - echoMemory) * noiseK / total
-            let gamma = min(power[k] / total, 1e4)
-            let xi = max(memory * clean[k] / total + (1 - memory) * max(gamma - 1, 0), 1e-3)
-            prior[k] = xi
-            v[k] = xi * gamma / (1 + xi)
+        // ξ and v against noise + residual echo, the echo scaled by `echoScale`.
+        func priors(echoScale: Float) {
+            for k in 0..<n {
+                let noiseK = noiseWeight * noisePower[k]
+                let total = noiseK + echoScale * echo[k] + tiny
+                let memory = echoMemory + (noiseMemory - echoMemory) * noiseK / total
+                let gamma = min(power[k] / total, 1e4)
+                let xi = max(memory * clean[k] / total + (1 - memory) * max(gamma - 1, 0), 1e-3)
+                prior[k] = xi
+                v[k] = xi * gamma / (1 + xi)
+            }
         }
+        // The presence reads the echo larger while the far end talks alone; the gain, as it is.
+        let presenceEchoScale: Float = farEndAlone ? aloneEchoScale : 1
+        priors(echoScale: presenceEchoScale)
         presence.update(prior: prior, v: v)
+        if presenceEchoScale != 1 { priors(echoScale: 1) }
         let p = presence.probability
         // The LSA gain in log₂: log₂(ξ/(1+ξ)) plus its boost over the Wiener gain, a table of
         // log₂ v (`v`, which the presence has used, holds log₂ v, then the boost).
