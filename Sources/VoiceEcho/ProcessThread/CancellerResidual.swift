@@ -286,10 +286,13 @@ struct CancellerResidual: ~Copyable {
         let farPlays = referenceEnergy > Float(2 * f) * 1000
         fromReference.update(
             output: output, reference: reference, speakers: speakers, farAlone: adapted && farPlays && !nearEndTalks)
-        if adapted { fromReference.raise(power, windowScale: windowScale) }
+        guard adapted else {
+            outputOverResidual = .infinity
+            return
+        }
+        fromReference.raise(power, windowScale: windowScale)
         var claimed: Float = 0
         for k in 0..<bins { claimed += power[k] }
-        outputOverResidual =
-            adapted ? fromReference.lastOutputPower * windowScale / max(claimed, .leastNormalMagnitude) : .infinity
+        outputOverResidual = fromReference.lastOutputPower * windowScale / max(claimed, .leastNormalMagnitude)
     }
 }

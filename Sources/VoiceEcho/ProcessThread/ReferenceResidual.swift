@@ -106,6 +106,7 @@ struct ReferenceResidual: ~Copyable {
             im[i] = 0
         }
         fft.forward(re, im)
+        var total: Float = 0
         for k in 0..<bins {
             let m = k == 0 ? 0 : n - k
             let sr = re[k] + re[m]
@@ -116,9 +117,8 @@ struct ReferenceResidual: ~Copyable {
             let x = 0.25 * (dr * dr + di * di)
             held[k] = max(x, release * held[k])
             outputPower[k] = e
+            total += e
         }
-        var total: Float = 0
-        for k in 0..<bins { total += outputPower[k] }
         lastOutputPower = total
         guard farAlone else { return }
         for k in 0..<bins {
